@@ -1,0 +1,659 @@
+//! The discrete-event engine: time, the event queue, the job table and
+//! processor ownership. Plain and synchronous: no threads, clocks or I/O.
+//!
+//! The engine never decides what runs; it asks its [`Policy`] at every
+//! decision point and validates and applies the answers. Same platform,
+//! workload, seed and command timeline give the same run, bit for bit.
+
+mod events;
+mod snapshot;
+
+pub use events::{Event, EventKind, EventQueue};
+pub use snapshot::{ClusterView, EngineSnapshot, QueueRow, RunningRow};
+
+use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
+use crate::policy::placement::Assignment;
+use crate::policy::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use crate::workload::JobSource;
+use crate::workload::estimates::{EstimateModel, Estimator};
+use serde::{Deserialize, Serialize};
+use slab::Slab;
+use thiserror::Error;
+
+/// A job's slot in the engine's job table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JobKey(pub usize);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum JobState {
+    Queued,
+    Running,
+}
+
+/// A job the engine holds: queued or running.
+#[derive(Clone, Debug)]
+pub struct ActiveJob {
+    pub spec: JobSpec,
+    /// What policies see as the run time.
+    pub estimate: SimTime,
+    /// Arrival order, unique for the whole run.
+    pub arrival: u64,
+    pub state: JobState,
+    pub start: SimTime,
+    pub assignment: Assignment,
+    /// Processor indices held, per assignment entry.
+    pub processors: Vec<Vec<u32>>,
+    /// Work left at `rate_since`, in speed-1 ticks.
+    remaining: f64,
+    /// Work done per tick now.
+    pub rate: f64,
+    rate_since: SimTime,
+    version: u32,
+    pub jumped_ahead: bool,
+}
+
+impl ActiveJob {
+    /// When the job is expected to end by its estimate (for running jobs).
+    pub fn estimated_end(&self) -> SimTime {
+        self.start + scale(self.estimate, self.rate)
+    }
+}
+
+fn scale(t: SimTime, rate: f64) -> SimTime {
+    if rate == 1.0 {
+        t
+    } else {
+        SimTime((t.0 as f64 / rate).ceil() as i64)
+    }
+}
+
+/// An operator action, applied at a simulated time and recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Command {
+    /// Hand the queue to another policy; running jobs keep running.
+    SetPolicy { policy: PolicySpec },
+    /// Add jobs to the queue now.
+    InjectJobs { jobs: Vec<InjectJob> },
+    /// Change how estimates are made for jobs that arrive from now on.
+    SetEstimates { estimates: EstimateModel },
+}
+
+/// A job an operator adds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectJob {
+    pub size: u32,
+    /// Run time in seconds.
+    pub runtime: f64,
+    /// Estimate in seconds; the active estimate model decides if absent.
+    #[serde(default)]
+    pub estimate: Option<f64>,
+    /// Component widths; split by the workload's rule when absent.
+    #[serde(default)]
+    pub components: Option<Vec<u32>>,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Ids of injected jobs start here, apart from any workload's ids.
+pub const INJECTED_ID_BASE: u64 = 1_000_000_000;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum CommandError {
+    #[error("policy {policy} cannot run here: {reason}")]
+    PolicyUnsupported { policy: String, reason: String },
+    #[error("injected job: {0}")]
+    BadJob(String),
+}
+
+/// The result of a command, for the operator's message line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandOutcome {
+    pub message: String,
+}
+
+/// How a new job's components are chosen when a command does not say.
+pub type Splitter = Box<dyn Fn(u32) -> Vec<u32> + Send>;
+
+/// Engine settings that do not change during a run.
+pub struct EngineConfig {
+    pub seed: u64,
+    pub estimates: EstimateModel,
+    /// Splits injected jobs without explicit components.
+    pub splitter: Option<Splitter>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            seed: 1,
+            estimates: EstimateModel::default(),
+            splitter: None,
+        }
+    }
+}
+
+/// Per-cluster processor ownership.
+#[derive(Clone, Debug)]
+struct ClusterState {
+    /// `owner[p]` is the slot of the job on processor `p` plus one, 0 if free.
+    owner: Vec<u32>,
+    free: u32,
+}
+
+/// Counters for the status line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Counters {
+    pub events: u64,
+    pub arrived: u64,
+    pub started: u64,
+    pub finished: u64,
+    pub killed: u64,
+    pub started_ahead: u64,
+}
+
+pub struct Engine {
+    now: SimTime,
+    platform: Platform,
+    events: EventQueue,
+    jobs: Slab<ActiveJob>,
+    queue: Vec<JobKey>,
+    running: Vec<JobKey>,
+    clusters: Vec<ClusterState>,
+    free: Vec<u32>,
+    policy: Box<dyn Policy>,
+    source: Box<dyn JobSource>,
+    pending: Option<JobSpec>,
+    estimator: Estimator,
+    splitter: Option<Splitter>,
+    timeline: Vec<Command>,
+    log: Vec<(SimTime, Command)>,
+    finished: Vec<JobRecord>,
+    counters: Counters,
+    next_arrival: u64,
+    next_injected: u64,
+    dirty: bool,
+    decisions: Vec<Decision>,
+}
+
+impl Engine {
+    pub fn new(
+        platform: Platform,
+        mut source: Box<dyn JobSource>,
+        policy: &PolicySpec,
+        config: EngineConfig,
+    ) -> Result<Engine, String> {
+        let policy = policy.build(&platform)?;
+        let clusters = platform
+            .clusters
+            .iter()
+            .map(|c| ClusterState {
+                owner: vec![0; c.processors as usize],
+                free: c.processors,
+            })
+            .collect();
+        let free = platform.clusters.iter().map(|c| c.processors).collect();
+        let mut events = EventQueue::default();
+        let pending = source.next_job();
+        if let Some(j) = &pending {
+            events.push(j.submit, EventKind::Arrival);
+        }
+        Ok(Engine {
+            now: SimTime::ZERO,
+            platform,
+            events,
+            jobs: Slab::new(),
+            queue: Vec::new(),
+            running: Vec::new(),
+            clusters,
+            free,
+            policy,
+            source,
+            pending,
+            estimator: Estimator::new(config.estimates, config.seed),
+            splitter: config.splitter,
+            timeline: Vec::new(),
+            log: Vec::new(),
+            finished: Vec::new(),
+            counters: Counters::default(),
+            next_arrival: 0,
+            next_injected: INJECTED_ID_BASE + 1,
+            dirty: false,
+            decisions: Vec::new(),
+        })
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn platform(&self) -> &Platform {
+        &self.platform
+    }
+
+    pub fn policy(&self) -> &PolicySpec {
+        self.policy.spec()
+    }
+
+    pub fn estimates(&self) -> &EstimateModel {
+        self.estimator.model()
+    }
+
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn running_len(&self) -> usize {
+        self.running.len()
+    }
+
+    /// The commands applied so far, with the simulated time of each.
+    pub fn command_log(&self) -> &[(SimTime, Command)] {
+        &self.log
+    }
+
+    /// No event is left: the workload is exhausted and every job has ended.
+    pub fn is_done(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The time of the next event, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.events.peek_time()
+    }
+
+    /// Records of jobs that ended since the last call, in end order.
+    pub fn drain_records(&mut self) -> std::vec::Drain<'_, JobRecord> {
+        self.finished.drain(..)
+    }
+
+    /// Queues a command for simulated time `at` (a scenario timeline entry).
+    pub fn schedule_command(&mut self, at: SimTime, command: Command) {
+        let index = self.timeline.len();
+        self.timeline.push(command);
+        self.events
+            .push(at.max(self.now), EventKind::Command { index });
+    }
+
+    /// Handles the next event. Returns its time, or `None` when there is
+    /// nothing left to do.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let ev = self.events.pop()?;
+        debug_assert!(ev.time >= self.now, "time went back");
+        self.now = ev.time;
+        self.counters.events += 1;
+        match ev.kind {
+            EventKind::Completion { job, version } => self.complete(job, version),
+            EventKind::EstimateExpiry { .. } => {}
+            EventKind::Command { index } => {
+                let cmd = self.timeline[index].clone();
+                // A timeline command that cannot apply is logged as refused
+                // by the caller who scheduled it; here it is skipped.
+                let _ = self.apply(cmd);
+            }
+            EventKind::Arrival => self.arrive(),
+        }
+        if self.dirty && self.events.peek_time() != Some(self.now) {
+            self.schedule();
+        }
+        Some(self.now)
+    }
+
+    /// Handles every event up to and including `t`, then sets the clock to
+    /// `t` (if it is later than now).
+    pub fn step_until(&mut self, t: SimTime) {
+        while let Some(next) = self.events.peek_time() {
+            if next > t {
+                break;
+            }
+            self.step();
+        }
+        if t > self.now && t != SimTime::MAX {
+            self.now = t;
+        }
+    }
+
+    /// Runs until no event is left.
+    pub fn run(&mut self) {
+        while self.step().is_some() {}
+    }
+
+    /// Applies an operator command now and records it.
+    pub fn apply(&mut self, command: Command) -> Result<CommandOutcome, CommandError> {
+        let outcome = match &command {
+            Command::SetPolicy { policy } => {
+                let p = policy.build(&self.platform).map_err(|reason| {
+                    CommandError::PolicyUnsupported {
+                        policy: policy.label(),
+                        reason,
+                    }
+                })?;
+                self.policy = p;
+                CommandOutcome {
+                    message: format!("policy is now {}", policy.label()),
+                }
+            }
+            Command::InjectJobs { jobs } => {
+                let mut specs = Vec::new();
+                for j in jobs {
+                    for _ in 0..j.count.max(1) {
+                        specs.push(self.injected_spec(j)?);
+                    }
+                }
+                let ids: Vec<String> = specs.iter().map(|s| s.id.to_string()).collect();
+                for s in specs {
+                    self.enqueue(s);
+                }
+                CommandOutcome {
+                    message: format!("injected job {}", ids.join(", ")),
+                }
+            }
+            Command::SetEstimates { estimates } => {
+                self.estimator.set_model(estimates.clone());
+                CommandOutcome {
+                    message: format!(
+                        "estimates are now {estimates} for jobs that arrive from now on"
+                    ),
+                }
+            }
+        };
+        self.log.push((self.now, command));
+        self.dirty = true;
+        if self.events.peek_time() != Some(self.now) {
+            self.schedule();
+        }
+        Ok(outcome)
+    }
+
+    fn injected_spec(&mut self, j: &InjectJob) -> Result<JobSpec, CommandError> {
+        if j.size == 0 {
+            return Err(CommandError::BadJob("size must be at least 1".into()));
+        }
+        if !(j.runtime.is_finite() && j.runtime >= 0.0) {
+            return Err(CommandError::BadJob(format!(
+                "runtime must be ≥ 0 seconds, found {}",
+                j.runtime
+            )));
+        }
+        if let Some(e) = j.estimate
+            && !(e.is_finite() && e >= 0.0)
+        {
+            return Err(CommandError::BadJob(format!(
+                "estimate must be ≥ 0 seconds, found {e}"
+            )));
+        }
+        let components = match &j.components {
+            Some(c) => {
+                if c.iter().sum::<u32>() != j.size || c.contains(&0) {
+                    return Err(CommandError::BadJob(format!(
+                        "components {c:?} must be ≥ 1 each and add up to the size {}",
+                        j.size
+                    )));
+                }
+                c.clone()
+            }
+            None => match &self.splitter {
+                Some(s) => s(j.size),
+                None => split_even(j.size, 1),
+            },
+        };
+        if !self.platform.can_ever_fit(&components) {
+            return Err(CommandError::BadJob(format!(
+                "components {components:?} can never fit on {} (each component needs its own cluster)",
+                self.platform.shape()
+            )));
+        }
+        let id = self.next_injected;
+        self.next_injected += 1;
+        Ok(JobSpec {
+            id,
+            submit: self.now,
+            size: j.size,
+            components,
+            runtime: SimTime::from_secs_f64(j.runtime),
+            estimate: j.estimate.map(SimTime::from_secs_f64),
+            user: None,
+            injected: true,
+        })
+    }
+
+    fn arrive(&mut self) {
+        if let Some(spec) = self.pending.take() {
+            self.enqueue(spec);
+        }
+        self.pending = self.source.next_job();
+        if let Some(j) = &self.pending {
+            // A source must yield jobs in submit order; a late one arrives now.
+            self.events.push(j.submit.max(self.now), EventKind::Arrival);
+        }
+    }
+
+    fn enqueue(&mut self, spec: JobSpec) {
+        let estimate = self.estimator.estimate(&spec);
+        let arrival = self.next_arrival;
+        self.next_arrival += 1;
+        self.counters.arrived += 1;
+        let remaining = spec.runtime.0 as f64;
+        let key = JobKey(self.jobs.insert(ActiveJob {
+            spec,
+            estimate,
+            arrival,
+            state: JobState::Queued,
+            start: SimTime::ZERO,
+            assignment: Vec::new(),
+            processors: Vec::new(),
+            remaining,
+            rate: 1.0,
+            rate_since: SimTime::ZERO,
+            version: 0,
+            jumped_ahead: false,
+        }));
+        self.queue.push(key);
+        self.dirty = true;
+    }
+
+    fn view(&self) -> SystemView<'_> {
+        SystemView {
+            now: self.now,
+            platform: &self.platform,
+            free: &self.free,
+            queue: &self.queue,
+            running: &self.running,
+            jobs: &self.jobs,
+        }
+    }
+
+    /// A decision point: ask the policy and start what it chose.
+    fn schedule(&mut self) {
+        self.dirty = false;
+        if self.queue.is_empty() {
+            return;
+        }
+        let mut decisions = std::mem::take(&mut self.decisions);
+        decisions.clear();
+        {
+            let view = SystemView {
+                now: self.now,
+                platform: &self.platform,
+                free: &self.free,
+                queue: &self.queue,
+                running: &self.running,
+                jobs: &self.jobs,
+            };
+            self.policy.schedule(&view, &mut decisions);
+        }
+        if !decisions.is_empty() {
+            for d in &decisions {
+                self.start(d);
+            }
+            let jobs = &self.jobs;
+            self.queue.retain(|k| jobs[k.0].state == JobState::Queued);
+        }
+        self.decisions = decisions;
+    }
+
+    fn start(&mut self, d: &Decision) {
+        let now = self.now;
+        let job = &self.jobs[d.job.0];
+        assert_eq!(job.state, JobState::Queued, "a job starts once");
+        assert_eq!(
+            job.spec.components.len(),
+            d.assignment.len(),
+            "placement must cover every component"
+        );
+        let mut rate = f64::INFINITY;
+        let mut processors = Vec::with_capacity(d.assignment.len());
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            assert_eq!(
+                w, job.spec.components[i],
+                "placement width differs from the component"
+            );
+            assert!(
+                !d.assignment[..i].iter().any(|&(o, _)| o == c),
+                "two components on one cluster"
+            );
+            let cs = &mut self.clusters[c as usize];
+            assert!(cs.free >= w, "over-allocation on cluster {c}");
+            let mut got = Vec::with_capacity(w as usize);
+            for (p, o) in cs.owner.iter_mut().enumerate() {
+                if got.len() == w as usize {
+                    break;
+                }
+                if *o == 0 {
+                    *o = d.job.0 as u32 + 1;
+                    got.push(p as u32);
+                }
+            }
+            debug_assert_eq!(
+                got.len(),
+                w as usize,
+                "free count out of step with ownership"
+            );
+            cs.free -= w;
+            self.free[c as usize] -= w;
+            processors.push(got);
+            rate = rate.min(self.platform.clusters[c as usize].speed);
+        }
+        if !rate.is_finite() || rate <= 0.0 {
+            rate = 1.0;
+        }
+        let job = &mut self.jobs[d.job.0];
+        job.state = JobState::Running;
+        job.start = now;
+        job.assignment = d.assignment.clone();
+        job.processors = processors;
+        job.rate = rate;
+        job.rate_since = now;
+        job.jumped_ahead = d.kind == StartKind::Ahead;
+        self.counters.started += 1;
+        if job.jumped_ahead {
+            self.counters.started_ahead += 1;
+        }
+        self.running.push(d.job);
+        self.schedule_completion(d.job);
+    }
+
+    fn schedule_completion(&mut self, key: JobKey) {
+        let job = &mut self.jobs[key.0];
+        job.version = job.version.wrapping_add(1);
+        let left = SimTime((job.remaining / job.rate).ceil() as i64);
+        let at = self.now + left;
+        let version = job.version;
+        self.events.push(
+            at,
+            EventKind::Completion {
+                job: key.0,
+                version,
+            },
+        );
+    }
+
+    /// Changes a running job's execution rate from now on (the mechanism
+    /// behind cluster speed, link slowdown and folding).
+    pub fn set_rate(&mut self, key: JobKey, rate: f64) {
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(key.0) else {
+            return;
+        };
+        if job.state != JobState::Running || rate <= 0.0 || !rate.is_finite() {
+            return;
+        }
+        let done = (now - job.rate_since).0 as f64 * job.rate;
+        job.remaining = (job.remaining - done).max(0.0);
+        job.rate = rate;
+        job.rate_since = now;
+        self.schedule_completion(key);
+    }
+
+    fn complete(&mut self, slot: usize, version: u32) {
+        match self.jobs.get(slot) {
+            Some(j) if j.state == JobState::Running && j.version == version => {}
+            _ => return, // stale: the job was rescheduled or has gone
+        }
+        let job = self.jobs.remove(slot);
+        self.release(slot, &job);
+        self.counters.finished += 1;
+        self.finished.push(JobRecord {
+            id: job.spec.id,
+            arrival: job.arrival,
+            submit: job.spec.submit,
+            start: job.start,
+            end: self.now,
+            size: job.spec.size,
+            clusters: job
+                .assignment
+                .iter()
+                .map(|&(c, _)| c)
+                .collect::<Vec<ClusterIdx>>(),
+            components: job.spec.components,
+            estimate: job.estimate,
+            runtime: job.spec.runtime,
+            user: job.spec.user,
+            injected: job.spec.injected,
+            jumped_ahead: job.jumped_ahead,
+            killed: false,
+        });
+        self.dirty = true;
+    }
+
+    fn release(&mut self, slot: usize, job: &ActiveJob) {
+        for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
+            let cs = &mut self.clusters[c as usize];
+            for &p in procs {
+                debug_assert_eq!(
+                    cs.owner[p as usize],
+                    slot as u32 + 1,
+                    "processor owned by another job"
+                );
+                cs.owner[p as usize] = 0;
+            }
+            cs.free += w;
+            self.free[c as usize] += w;
+        }
+        if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
+            self.running.swap_remove(pos);
+        }
+    }
+
+    /// The policy's view of its own state.
+    pub fn policy_state(&self) -> PolicyState {
+        self.policy.state(&self.view())
+    }
+
+    /// An immutable picture of the whole system for the console.
+    pub fn snapshot(&self) -> EngineSnapshot {
+        snapshot::build(self)
+    }
+}
+
+#[cfg(test)]
+mod tests;

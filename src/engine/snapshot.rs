@@ -1,0 +1,131 @@
+//! An immutable picture of the engine for the console and reports.
+
+use super::{Counters, Engine, JobState};
+use crate::model::{ClusterIdx, SimTime};
+use crate::policy::{PolicySpec, PolicyState};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueueRow {
+    pub id: u64,
+    pub submit: SimTime,
+    pub size: u32,
+    pub components: Vec<u32>,
+    pub estimate: SimTime,
+    pub injected: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunningRow {
+    pub id: u64,
+    pub submit: SimTime,
+    pub start: SimTime,
+    pub size: u32,
+    pub components: Vec<u32>,
+    pub clusters: Vec<ClusterIdx>,
+    /// Start plus the estimate at the job's current rate.
+    pub estimated_end: SimTime,
+    pub estimate: SimTime,
+    pub injected: bool,
+    pub jumped_ahead: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClusterView {
+    pub name: String,
+    pub processors: u32,
+    pub speed: f64,
+    pub free: u32,
+    /// The id of the job on each processor, `None` where free.
+    pub cells: Vec<Option<u64>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineSnapshot {
+    pub now: SimTime,
+    pub counters: Counters,
+    pub policy: PolicySpec,
+    pub policy_label: String,
+    pub policy_state: PolicyState,
+    pub estimates: String,
+    /// Waiting jobs in queue (arrival) order; the first is the head.
+    pub queue: Vec<QueueRow>,
+    /// Running jobs in start order.
+    pub running: Vec<RunningRow>,
+    pub clusters: Vec<ClusterView>,
+    pub done: bool,
+}
+
+pub(super) fn build(e: &Engine) -> EngineSnapshot {
+    let queue = e
+        .queue
+        .iter()
+        .map(|k| {
+            let j = &e.jobs[k.0];
+            QueueRow {
+                id: j.spec.id,
+                submit: j.spec.submit,
+                size: j.spec.size,
+                components: j.spec.components.clone(),
+                estimate: j.estimate,
+                injected: j.spec.injected,
+            }
+        })
+        .collect();
+    let mut running: Vec<RunningRow> = e
+        .running
+        .iter()
+        .map(|k| {
+            let j = &e.jobs[k.0];
+            debug_assert_eq!(j.state, JobState::Running);
+            RunningRow {
+                id: j.spec.id,
+                submit: j.spec.submit,
+                start: j.start,
+                size: j.spec.size,
+                components: j.assignment.iter().map(|&(_, w)| w).collect(),
+                clusters: j.assignment.iter().map(|&(c, _)| c).collect(),
+                estimated_end: j.estimated_end(),
+                estimate: j.estimate,
+                injected: j.spec.injected,
+                jumped_ahead: j.jumped_ahead,
+            }
+        })
+        .collect();
+    running.sort_by_key(|r| (r.start, r.id));
+    let clusters = e
+        .platform
+        .clusters
+        .iter()
+        .zip(&e.clusters)
+        .map(|(c, s)| ClusterView {
+            name: c.name.clone(),
+            processors: c.processors,
+            speed: c.speed,
+            free: s.free,
+            cells: s
+                .owner
+                .iter()
+                .map(|&o| {
+                    if o == 0 {
+                        None
+                    } else {
+                        Some(e.jobs[o as usize - 1].spec.id)
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    EngineSnapshot {
+        now: e.now,
+        counters: e.counters,
+        policy: e.policy.spec().clone(),
+        policy_label: e.policy.spec().label(),
+        policy_state: e.policy_state(),
+        estimates: e.estimator.model().to_string(),
+        queue,
+        running,
+        clusters,
+        done: e.is_done(),
+    }
+}

@@ -1,0 +1,226 @@
+//! Hand-worked schedules: every start time checked.
+
+use super::*;
+use crate::model::{Cluster, JobSpec};
+use crate::policy::MaxJumps;
+use crate::policy::placement::PlacementName;
+
+fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
+    JobSpec {
+        id,
+        submit: SimTime::from_secs(submit),
+        size: comps.iter().sum(),
+        components: comps.to_vec(),
+        runtime: SimTime::from_secs(runtime),
+        estimate: None,
+        user: None,
+        injected: false,
+    }
+}
+
+fn starts(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Vec<(u64, i64)> {
+    let mut e = Engine::new(
+        platform,
+        Box::new(jobs.into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.run();
+    let mut v: Vec<(u64, i64)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Two clusters of 4: a co-allocated job (J3) blocks the queue under FCFS;
+/// FPFS lets J4 (and with no limit, J5) jump it.
+fn jumping_example() -> Vec<JobSpec> {
+    vec![
+        job(1, 0, &[4], 10),
+        job(2, 0, &[4], 5),
+        job(3, 1, &[4, 4], 2),
+        job(4, 2, &[2], 3),
+        job(5, 3, &[1], 1),
+    ]
+}
+
+#[test]
+fn fcfs_keeps_order() {
+    let s = starts(
+        Platform::uniform(2, 4),
+        jumping_example(),
+        PolicySpec::fcfs(),
+    );
+    assert_eq!(s, vec![(1, 0), (2, 0), (3, 10), (4, 12), (5, 12)]);
+}
+
+#[test]
+fn fpfs_zero_is_fcfs() {
+    let s = starts(
+        Platform::uniform(2, 4),
+        jumping_example(),
+        PolicySpec::fpfs(MaxJumps::Limit(0)),
+    );
+    assert_eq!(s, vec![(1, 0), (2, 0), (3, 10), (4, 12), (5, 12)]);
+}
+
+#[test]
+fn fpfs_one_allows_a_single_jump() {
+    let s = starts(
+        Platform::uniform(2, 4),
+        jumping_example(),
+        PolicySpec::fpfs(MaxJumps::Limit(1)),
+    );
+    assert_eq!(s, vec![(1, 0), (2, 0), (3, 10), (4, 5), (5, 12)]);
+}
+
+#[test]
+fn fpfs_unlimited_lets_everything_that_fits_jump() {
+    let s = starts(
+        Platform::uniform(2, 4),
+        jumping_example(),
+        PolicySpec::fpfs(MaxJumps::Unlimited),
+    );
+    assert_eq!(s, vec![(1, 0), (2, 0), (3, 10), (4, 5), (5, 5)]);
+}
+
+fn uneven() -> Platform {
+    Platform {
+        clusters: vec![
+            Cluster {
+                name: "big".into(),
+                processors: 4,
+                speed: 1.0,
+            },
+            Cluster {
+                name: "small".into(),
+                processors: 2,
+                speed: 1.0,
+            },
+        ],
+    }
+}
+
+#[test]
+fn placements_differ_where_they_should() {
+    let jobs = || vec![job(1, 0, &[2], 10), job(2, 0, &[4], 1)];
+    let run = |p| starts(uneven(), jobs(), PolicySpec::fcfs().with_placement(p));
+    assert_eq!(run(PlacementName::WorstFit), vec![(1, 0), (2, 10)]);
+    assert_eq!(run(PlacementName::BestFit), vec![(1, 0), (2, 0)]);
+    assert_eq!(run(PlacementName::FirstFit), vec![(1, 0), (2, 10)]);
+}
+
+#[test]
+fn a_slower_cluster_stretches_the_run() {
+    let mut p = Platform::uniform(2, 4);
+    p.clusters[1].speed = 0.5;
+    let mut e = Engine::new(
+        p,
+        Box::new(vec![job(1, 0, &[4], 10), job(2, 0, &[2, 2], 10)].into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.run();
+    let r: Vec<_> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000))
+        .collect();
+    // job 1 on c0 (speed 1): 10 s; job 2 spans both clusters, so runs at 0.5.
+    assert_eq!(r, vec![(1, 0, 10), (2, 10, 30)]);
+}
+
+#[test]
+fn set_rate_reschedules_the_completion() {
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(vec![job(1, 0, &[4], 10)].into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(4));
+    assert_eq!(e.running_len(), 1);
+    e.set_rate(JobKey(0), 0.5); // 6 s of work left at half speed: 12 s
+    e.run();
+    let r: Vec<_> = e.drain_records().collect();
+    assert_eq!(r[0].end, SimTime::from_secs(16));
+}
+
+#[test]
+fn commands_switch_policy_and_inject() {
+    let mut e = Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(jumping_example().into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(4));
+    let out = e
+        .apply(Command::SetPolicy {
+            policy: PolicySpec::fpfs(MaxJumps::Unlimited),
+        })
+        .unwrap();
+    assert!(out.message.contains("FPFS"));
+    let out = e
+        .apply(Command::InjectJobs {
+            jobs: vec![InjectJob {
+                size: 9,
+                runtime: 1.0,
+                estimate: None,
+                components: None,
+                count: 1,
+            }],
+        })
+        .unwrap_err();
+    assert!(matches!(out, CommandError::BadJob(_)));
+    e.apply(Command::InjectJobs {
+        jobs: vec![InjectJob {
+            size: 1,
+            runtime: 1.0,
+            estimate: None,
+            components: None,
+            count: 2,
+        }],
+    })
+    .unwrap();
+    assert_eq!(e.command_log().len(), 2);
+    e.run();
+    let recs: Vec<_> = e.drain_records().collect();
+    assert_eq!(recs.len(), 7);
+    assert_eq!(recs.iter().filter(|r| r.injected).count(), 2);
+    // The switch at t=4 lets 4 and 5 jump at t=5.
+    let start = |id| recs.iter().find(|r| r.id == id).unwrap().start.0 / 1_000_000;
+    assert_eq!((start(4), start(5)), (5, 5));
+}
+
+#[test]
+fn snapshot_shows_ownership() {
+    let mut e = Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(jumping_example().into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(3));
+    let s = e.snapshot();
+    assert_eq!(s.clusters[0].cells, vec![Some(1); 4]);
+    assert_eq!(s.clusters[1].cells, vec![Some(2); 4]);
+    assert_eq!(
+        s.queue.iter().map(|q| q.id).collect::<Vec<_>>(),
+        vec![3, 4, 5]
+    );
+    assert!(matches!(
+        s.policy_state,
+        PolicyState::Fpfs {
+            head: 3,
+            jumps: 0,
+            ..
+        }
+    ));
+}

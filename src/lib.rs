@@ -1,0 +1,8 @@
+//! schedscope: a deterministic discrete-event simulator of multi-cluster
+//! parallel-job scheduling, with a live terminal console and headless runs.
+
+pub mod engine;
+pub mod metrics;
+pub mod model;
+pub mod policy;
+pub mod workload;

@@ -1,0 +1,97 @@
+//! Jobs as workloads describe them, and records of jobs that have ended.
+
+use super::platform::ClusterIdx;
+use super::time::SimTime;
+use serde::Serialize;
+
+/// A job as a workload produces it, before it reaches the engine.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobSpec {
+    /// The workload's own id (the SWF job number, the generator's sequence).
+    pub id: u64,
+    pub submit: SimTime,
+    /// Total processors.
+    pub size: u32,
+    /// Component widths, one per cluster when co-allocated; sums to `size`.
+    pub components: Vec<u32>,
+    /// Actual run time on speed-1 processors (hidden from policies).
+    pub runtime: SimTime,
+    /// The user's estimate, if the workload has one (SWF requested time).
+    pub estimate: Option<SimTime>,
+    /// SWF user id, for per-user tables.
+    pub user: Option<i64>,
+    /// Added by an operator command rather than the workload.
+    pub injected: bool,
+}
+
+impl JobSpec {
+    /// The widest component.
+    pub fn widest(&self) -> u32 {
+        self.components.iter().copied().max().unwrap_or(self.size)
+    }
+}
+
+/// Splits `size` into `n` components the paper's way: the first `n - 1` get
+/// `⌊size / n⌋`, the last gets the rest.
+pub fn split_even(size: u32, n: u32) -> Vec<u32> {
+    let n = n.max(1).min(size.max(1));
+    let w = size / n;
+    let mut v = vec![w; n as usize];
+    if let Some(last) = v.last_mut() {
+        *last = size - (n - 1) * w;
+    }
+    v
+}
+
+/// Everything a metric needs about a job that has left the system, written
+/// once when it ends.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobRecord {
+    pub id: u64,
+    /// Arrival order in the run (0 for the first job to arrive).
+    pub arrival: u64,
+    pub submit: SimTime,
+    pub start: SimTime,
+    pub end: SimTime,
+    pub size: u32,
+    pub components: Vec<u32>,
+    pub clusters: Vec<ClusterIdx>,
+    pub estimate: SimTime,
+    /// Speed-1 run time the workload asked for.
+    pub runtime: SimTime,
+    pub user: Option<i64>,
+    pub injected: bool,
+    /// Started ahead of an earlier-queued job (a jump or a backfill).
+    pub jumped_ahead: bool,
+    /// Stopped by the system before finishing its work.
+    pub killed: bool,
+}
+
+impl JobRecord {
+    pub fn wait(&self) -> SimTime {
+        self.start - self.submit
+    }
+    pub fn response(&self) -> SimTime {
+        self.end - self.submit
+    }
+    /// Time actually spent on processors.
+    pub fn elapsed(&self) -> SimTime {
+        self.end - self.start
+    }
+    pub fn widest(&self) -> u32 {
+        self.components.iter().copied().max().unwrap_or(self.size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_follows_the_paper() {
+        assert_eq!(split_even(38, 4), vec![9, 9, 9, 11]);
+        assert_eq!(split_even(12, 2), vec![6, 6]);
+        assert_eq!(split_even(13, 3), vec![4, 4, 5]);
+        assert_eq!(split_even(5, 1), vec![5]);
+    }
+}

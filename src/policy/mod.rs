@@ -1,0 +1,226 @@
+//! Scheduling policies: queue disciplines that read a [`SystemView`] and
+//! decide which queued jobs start now, and where.
+//!
+//! The engine validates and applies the decisions; a policy never touches
+//! engine state. Policies are chosen by name through a [`PolicySpec`] so that
+//! scenarios, the console and the command log all speak the same language.
+
+pub mod fpfs;
+pub mod placement;
+
+use crate::engine::{ActiveJob, JobKey};
+use crate::model::{Platform, SimTime};
+use placement::{Assignment, PlacementName};
+use serde::{Deserialize, Serialize};
+use slab::Slab;
+use std::fmt;
+
+/// The queue disciplines schedscope knows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyName {
+    /// First come, first served: only the head of the queue may start.
+    Fcfs,
+    /// Fit processors first served: the first job that fits starts; the
+    /// head may be jumped at most `max_jumps` times.
+    #[default]
+    Fpfs,
+}
+
+impl PolicyName {
+    pub const ALL: [PolicyName; 2] = [PolicyName::Fcfs, PolicyName::Fpfs];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyName::Fcfs => "fcfs",
+            PolicyName::Fpfs => "fpfs",
+        }
+    }
+}
+
+/// How many times the head of the queue may be jumped: a count, or no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MaxJumps {
+    Limit(u32),
+    Unlimited,
+}
+
+impl Default for MaxJumps {
+    fn default() -> Self {
+        MaxJumps::Limit(10)
+    }
+}
+
+impl MaxJumps {
+    pub fn allows(self, jumps: u32) -> bool {
+        match self {
+            MaxJumps::Limit(m) => jumps < m,
+            MaxJumps::Unlimited => true,
+        }
+    }
+}
+
+impl fmt::Display for MaxJumps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaxJumps::Limit(m) => write!(f, "{m}"),
+            MaxJumps::Unlimited => write!(f, "∞"),
+        }
+    }
+}
+
+impl Serialize for MaxJumps {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MaxJumps::Limit(m) => s.serialize_u32(*m),
+            MaxJumps::Unlimited => s.serialize_str("unlimited"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for MaxJumps {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = MaxJumps;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a whole number ≥ 0 or \"unlimited\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<MaxJumps, E> {
+                u32::try_from(v).map(MaxJumps::Limit).map_err(|_| {
+                    E::custom(format!(
+                        "max_jumps must be a whole number ≥ 0 or \"unlimited\", found {v}"
+                    ))
+                })
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<MaxJumps, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(-1))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<MaxJumps, E> {
+                match v {
+                    "unlimited" | "inf" | "∞" => Ok(MaxJumps::Unlimited),
+                    _ => v.parse::<u32>().map(MaxJumps::Limit).map_err(|_| {
+                        E::custom(format!(
+                            "max_jumps must be a whole number ≥ 0 or \"unlimited\", found \"{v}\""
+                        ))
+                    }),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A policy by name with its parameters: what scenarios, commands and the
+/// console's picker use.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicySpec {
+    pub name: PolicyName,
+    /// FPFS: how often the head may be jumped (ignored by other policies).
+    #[serde(default)]
+    pub max_jumps: MaxJumps,
+    #[serde(default)]
+    pub placement: PlacementName,
+}
+
+impl PolicySpec {
+    pub fn fcfs() -> PolicySpec {
+        PolicySpec {
+            name: PolicyName::Fcfs,
+            ..PolicySpec::default()
+        }
+    }
+
+    pub fn fpfs(max_jumps: MaxJumps) -> PolicySpec {
+        PolicySpec {
+            name: PolicyName::Fpfs,
+            max_jumps,
+            ..PolicySpec::default()
+        }
+    }
+
+    pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
+        self.placement = p;
+        self
+    }
+
+    /// Builds the policy, or says why it cannot run on `platform`.
+    pub fn build(&self, _platform: &Platform) -> Result<Box<dyn Policy>, String> {
+        let placement = self.placement.build();
+        Ok(match self.name {
+            PolicyName::Fcfs => {
+                Box::new(fpfs::Fpfs::new(MaxJumps::Limit(0), placement, self.clone()))
+            }
+            PolicyName::Fpfs => Box::new(fpfs::Fpfs::new(self.max_jumps, placement, self.clone())),
+        })
+    }
+
+    /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`.
+    pub fn label(&self) -> String {
+        let place = self.placement.as_str().replace('-', " ");
+        match self.name {
+            PolicyName::Fcfs => format!("FCFS + {place}"),
+            PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
+        }
+    }
+}
+
+/// How a decision got its job started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StartKind {
+    /// The job was at the head of the queue.
+    Head,
+    /// The job jumped ahead of the head (FPFS) or was backfilled.
+    Ahead,
+}
+
+/// Start a queued job now with this placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub job: JobKey,
+    pub assignment: Assignment,
+    pub kind: StartKind,
+}
+
+/// What a policy sees: the queue in arrival order, running jobs, free
+/// processors per cluster. Actual run times are not in it.
+pub struct SystemView<'a> {
+    pub now: SimTime,
+    pub platform: &'a Platform,
+    pub free: &'a [u32],
+    pub queue: &'a [JobKey],
+    pub running: &'a [JobKey],
+    pub(crate) jobs: &'a Slab<ActiveJob>,
+}
+
+impl<'a> SystemView<'a> {
+    pub fn job(&self, key: JobKey) -> &'a ActiveJob {
+        &self.jobs[key.0]
+    }
+}
+
+/// What a policy tells the console about its own state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub enum PolicyState {
+    #[default]
+    Idle,
+    /// FPFS (and FCFS): the head job and how often it has been jumped.
+    Fpfs {
+        head: u64,
+        jumps: u32,
+        max_jumps: MaxJumps,
+    },
+}
+
+pub trait Policy: Send {
+    fn spec(&self) -> &PolicySpec;
+
+    /// Appends the jobs to start now, in order. The free counts in `view`
+    /// do not change while the policy runs; it must account for its own
+    /// decisions.
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>);
+
+    /// The policy's state for display.
+    fn state(&self, view: &SystemView<'_>) -> PolicyState;
+}

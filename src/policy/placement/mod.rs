@@ -1,0 +1,134 @@
+//! Placement: which cluster gets which component of a job.
+//!
+//! Queue disciplines decide *which* job starts; a placement decides *where*.
+//! Every placement puts each component on a different cluster.
+
+mod best_fit;
+mod first_fit;
+mod worst_fit;
+
+pub use best_fit::BestFit;
+pub use first_fit::FirstFit;
+pub use worst_fit::WorstFit;
+
+use crate::model::ClusterIdx;
+use serde::{Deserialize, Serialize};
+
+/// Where each component goes: `(cluster, width)` in component order.
+pub type Assignment = Vec<(ClusterIdx, u32)>;
+
+pub trait Placement: Send + Sync {
+    /// Places `widths` given the free processors per cluster, or says it
+    /// cannot be placed now.
+    fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment>;
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlacementName {
+    /// The paper's WFit: widest component to the freest cluster.
+    #[default]
+    WorstFit,
+    /// Widest component to the cluster it fills most tightly.
+    BestFit,
+    /// Each component to the lowest-numbered cluster it fits in.
+    FirstFit,
+}
+
+impl PlacementName {
+    pub const ALL: [PlacementName; 3] = [
+        PlacementName::WorstFit,
+        PlacementName::BestFit,
+        PlacementName::FirstFit,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlacementName::WorstFit => "worst-fit",
+            PlacementName::BestFit => "best-fit",
+            PlacementName::FirstFit => "first-fit",
+        }
+    }
+
+    pub fn build(self) -> Box<dyn Placement> {
+        match self {
+            PlacementName::WorstFit => Box::new(WorstFit),
+            PlacementName::BestFit => Box::new(BestFit),
+            PlacementName::FirstFit => Box::new(FirstFit),
+        }
+    }
+}
+
+/// Component indices, widest first (ties: lower index first).
+fn widest_first(widths: &[u32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..widths.len()).collect();
+    order.sort_by(|&a, &b| widths[b].cmp(&widths[a]).then(a.cmp(&b)));
+    order
+}
+
+/// Greedy placement shared by the fits: components widest first, each to the
+/// cluster `choose` picks among the unused clusters with room for it.
+fn greedy(
+    widths: &[u32],
+    free: &[u32],
+    choose: impl Fn(&[u32], &[bool], u32) -> Option<usize>,
+) -> Option<Assignment> {
+    if widths.len() > free.len() {
+        return None;
+    }
+    let mut used = vec![false; free.len()];
+    let mut out = vec![(0 as ClusterIdx, 0u32); widths.len()];
+    for i in widest_first(widths) {
+        let c = choose(free, &used, widths[i])?;
+        used[c] = true;
+        out[i] = (c as ClusterIdx, widths[i]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clusters(a: &Assignment) -> Vec<ClusterIdx> {
+        a.iter().map(|&(c, _)| c).collect()
+    }
+
+    #[test]
+    fn worst_fit_puts_the_widest_on_the_freest() {
+        let free = [3, 10, 7, 0, 5];
+        let a = WorstFit.place(&[2, 6, 4], &free).unwrap();
+        assert_eq!(clusters(&a), vec![4, 1, 2]);
+        assert_eq!(WorstFit.place(&[11], &free), None);
+        assert_eq!(WorstFit.place(&[8, 8], &free), None);
+    }
+
+    #[test]
+    fn best_fit_fills_tightly() {
+        let free = [3, 10, 7, 0, 5];
+        let a = BestFit.place(&[2, 6, 4], &free).unwrap();
+        // widest (6) -> 7 (c2); 4 -> 5 (c4); 2 -> 3 (c0)
+        assert_eq!(clusters(&a), vec![0, 2, 4]);
+    }
+
+    #[test]
+    fn first_fit_takes_the_lowest_index() {
+        let free = [3, 10, 7, 0, 5];
+        let a = FirstFit.place(&[2, 6, 4], &free).unwrap();
+        // 6 -> c1; 4 -> c2; 2 -> c0
+        assert_eq!(clusters(&a), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn every_placement_uses_distinct_clusters_and_respects_room() {
+        let free = [4, 4, 4];
+        for p in PlacementName::ALL {
+            let a = p.build().place(&[4, 4, 4], &free).unwrap();
+            let mut c = clusters(&a);
+            c.sort();
+            c.dedup();
+            assert_eq!(c.len(), 3, "{p:?}");
+            assert!(p.build().place(&[1, 1, 1, 1], &free).is_none());
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! Workloads: where jobs come from (the paper's generator, inline job lists,
+//! SWF traces) and how their runtime estimates are made.
+
+pub mod estimates;
+pub mod inline;
+pub mod ngubiri;
+pub mod rng;
+
+use crate::model::JobSpec;
+
+/// A stream of jobs in submit order. Endless streams return `Some` forever.
+pub trait JobSource: Send {
+    fn next_job(&mut self) -> Option<JobSpec>;
+}
+
+impl<I: Iterator<Item = JobSpec> + Send> JobSource for I {
+    fn next_job(&mut self) -> Option<JobSpec> {
+        self.next()
+    }
+}
