@@ -291,30 +291,73 @@ impl SwfRecord {
         })
     }
 
-    /// Raw values, in field order, as text fragments ready for writing.
-    fn write_fields<W: Write>(&self, w: &mut W) -> io::Result<()> {
-        write!(
-            w,
-            "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}",
-            self.job_number,
-            self.submit_time,
-            self.wait_time,
-            self.run_time,
-            self.allocated_procs,
-            self.avg_cpu_time,
-            self.used_memory,
-            self.requested_procs,
-            self.requested_time,
-            self.requested_memory,
-            self.status,
-            self.user_id,
-            self.group_id,
-            self.executable,
-            self.queue,
-            self.partition,
-            self.preceding_job,
-            self.think_time,
-        )
+    /// Appends the 18 fields, separated by single spaces, to `out`.
+    fn push_fields(&self, out: &mut Vec<u8>) {
+        let ints = |out: &mut Vec<u8>, values: &[i64]| {
+            for &v in values {
+                push_i64(out, v);
+                out.push(b' ');
+            }
+        };
+        ints(
+            out,
+            &[
+                self.job_number,
+                self.submit_time,
+                self.wait_time,
+                self.run_time,
+                self.allocated_procs,
+            ],
+        );
+        push_f64(out, self.avg_cpu_time);
+        out.push(b' ');
+        push_f64(out, self.used_memory);
+        out.push(b' ');
+        ints(out, &[self.requested_procs, self.requested_time]);
+        push_f64(out, self.requested_memory);
+        out.push(b' ');
+        ints(
+            out,
+            &[
+                self.status,
+                self.user_id,
+                self.group_id,
+                self.executable,
+                self.queue,
+                self.partition,
+                self.preceding_job,
+            ],
+        );
+        push_i64(out, self.think_time);
+    }
+}
+
+fn push_i64(out: &mut Vec<u8>, v: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = v.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// Writes `v` so that it parses back to the same value: whole values of
+/// moderate size as integers, others in Rust's shortest round-trip form.
+fn push_f64(out: &mut Vec<u8>, v: f64) {
+    if v.fract() == 0.0 && v.abs() < 1e15 && !(v == 0.0 && v.is_sign_negative()) {
+        push_i64(out, v as i64);
+    } else {
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{v}");
     }
 }
 
@@ -322,7 +365,7 @@ impl fmt::Display for SwfRecord {
     /// The 18 fields separated by single spaces, as [`write_to`] writes them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut buf = Vec::with_capacity(96);
-        self.write_fields(&mut buf).map_err(|_| fmt::Error)?;
+        self.push_fields(&mut buf);
         f.write_str(&String::from_utf8_lossy(&buf))
     }
 }
@@ -560,33 +603,72 @@ fn quote(bytes: &[u8]) -> String {
 }
 
 fn parse_record(content: &[u8], line: usize) -> Result<SwfRecord, LineError> {
-    let mut fields: [&[u8]; FIELD_COUNT] = [&[]; FIELD_COUNT];
+    // One pass over the bytes, without allocating: each field is delimited
+    // and, in the common case of a plain integer, converted on the way. A
+    // wrong field count is reported in preference to a bad field.
+    let mut ints = [0i64; FIELD_COUNT];
+    let mut floats = [0f64; FIELD_COUNT];
+    let mut first_bad: Option<LineError> = None;
     let mut count = 0usize;
-    for field in content
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|f| !f.is_empty())
-    {
-        if count < FIELD_COUNT {
-            fields[count] = field;
+    let n = content.len();
+    let mut i = 0usize;
+    while i < n {
+        if content[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let negative = content[i] == b'-';
+        if negative {
+            i += 1;
+        }
+        let digits_start = i;
+        let mut value = 0i64;
+        let mut plain = true;
+        while i < n && !content[i].is_ascii_whitespace() {
+            let digit = content[i].wrapping_sub(b'0');
+            if digit < 10 {
+                value = value.wrapping_mul(10).wrapping_add(i64::from(digit));
+            } else {
+                plain = false;
+            }
+            i += 1;
+        }
+        if count < FIELD_COUNT && first_bad.is_none() {
+            let index = count;
+            let field = &content[start..i];
+            let digits = i - digits_start;
+            let fractional = FRACTIONAL_FIELDS.contains(&index);
+            // Up to 15 digits: no overflow, and exact as an f64.
+            let parsed = if plain && digits > 0 && digits <= 15 {
+                if fractional {
+                    // Negating the float keeps the sign of `-0`.
+                    let magnitude = value as f64;
+                    floats[index] = if negative { -magnitude } else { magnitude };
+                } else {
+                    ints[index] = if negative { -value } else { value };
+                }
+                Ok(())
+            } else if fractional {
+                parse_f64(field).map(|v| floats[index] = v)
+            } else {
+                parse_i64(field).map(|v| ints[index] = v)
+            };
+            if let Err(expected) = parsed {
+                first_bad = Some(LineError::BadField {
+                    index,
+                    expected,
+                    found: quote(field),
+                });
+            }
         }
         count += 1;
     }
     if count != FIELD_COUNT {
         return Err(LineError::FieldCount(count));
     }
-    let mut ints = [0i64; FIELD_COUNT];
-    let mut floats = [0f64; FIELD_COUNT];
-    for (index, field) in fields.iter().enumerate() {
-        let bad = |expected| LineError::BadField {
-            index,
-            expected,
-            found: quote(field),
-        };
-        if FRACTIONAL_FIELDS.contains(&index) {
-            floats[index] = parse_f64(field).map_err(bad)?;
-        } else {
-            ints[index] = parse_i64(field).map_err(bad)?;
-        }
+    if let Some(bad) = first_bad {
+        return Err(bad);
     }
     Ok(SwfRecord {
         job_number: ints[0],
@@ -663,12 +745,6 @@ fn parse_i64(text: &[u8]) -> Result<i64, &'static str> {
 
 /// Parses a field that may be fractional. Infinities and NaN are rejected.
 fn parse_f64(text: &[u8]) -> Result<f64, &'static str> {
-    if text.len() <= 15
-        && let Some(v) = parse_small_int(text)
-    {
-        // At most 15 digits: exactly representable in an f64.
-        return Ok(v as f64);
-    }
     let s = std::str::from_utf8(text).map_err(|_| EXPECTED_NUMBER)?;
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
@@ -689,12 +765,15 @@ pub fn write_to<W: Write>(trace: &SwfTrace, writer: W) -> io::Result<()> {
         writeln!(w, "{line}")?;
     }
     let mut comments = trace.comments.iter().peekable();
+    let mut line = Vec::with_capacity(128);
     for (i, record) in trace.records.iter().enumerate() {
         while let Some(c) = comments.next_if(|c| c.after_records <= i) {
             writeln!(w, "{}", c.text)?;
         }
-        record.write_fields(&mut w)?;
-        w.write_all(b"\n")?;
+        line.clear();
+        record.push_fields(&mut line);
+        line.push(b'\n');
+        w.write_all(&line)?;
     }
     for c in comments {
         writeln!(w, "{}", c.text)?;
@@ -1283,6 +1362,55 @@ mod tests {
         let err =
             read_from(&b"1 0 10 \xff 4 -1 -1 4 2 -1 1 3 1 -1 -1 -1 -1 -1"[..], "x").unwrap_err();
         assert!(err.to_string().contains("field 4 (run time)"));
+    }
+
+    #[test]
+    fn numbers_are_written_so_they_parse_back_unchanged() {
+        for v in [
+            0,
+            1,
+            -1,
+            42,
+            -1234567,
+            i64::MAX,
+            i64::MIN,
+            999_999_999_999_999,
+        ] {
+            let mut out = Vec::new();
+            push_i64(&mut out, v);
+            assert_eq!(std::str::from_utf8(&out).unwrap(), v.to_string());
+            assert_eq!(parse_i64(&out), Ok(v));
+        }
+        for v in [
+            0.0,
+            -0.0,
+            -1.0,
+            0.1,
+            1e-7,
+            2.5e-300,
+            123456789.5,
+            1e15,
+            5e15,
+            1e20,
+            1.7e308,
+            -3.25,
+            12.345678901234567,
+        ] {
+            let mut out = Vec::new();
+            push_f64(&mut out, v);
+            let mut line = b"1 0 0 0 0 ".to_vec();
+            line.extend_from_slice(&out);
+            line.extend_from_slice(b" 0 0 0 0 0 0 0 0 0 0 0 0");
+            assert_eq!(parse_f64(&out).unwrap().to_bits(), v.to_bits());
+            let Ok(record) = parse_record(&line, 1) else {
+                panic!("{v} written as {out:?}");
+            };
+            let back = record.avg_cpu_time;
+            assert_eq!(back.to_bits(), v.to_bits(), "{v} written as {out:?}");
+        }
+        let mut out = Vec::new();
+        push_f64(&mut out, 3.0);
+        assert_eq!(out, b"3");
     }
 
     #[test]
