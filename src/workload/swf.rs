@@ -840,7 +840,7 @@ impl SkipReason {
 
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.describe())
+        f.pad(self.describe())
     }
 }
 
@@ -1025,9 +1025,9 @@ impl fmt::Display for SwfInfo {
         write!(
             f,
             "{:<W$}{}",
-            "sorted by submit",
+            "reordered",
             if self.skips.reordered {
-                "yes (the trace was not in submit order)"
+                "yes (sorted by submit time)"
             } else {
                 "no (already in submit order)"
             }
@@ -1214,7 +1214,8 @@ mod tests {
         assert_eq!(info.max_job_size, Some(8));
         assert_eq!(info.jobs_over_max_procs, 1);
         let table = info.to_string();
-        assert!(table.contains("unknown run time"), "{table}");
+        assert!(table.contains("\n  unknown run time      1\n"), "{table}");
+        assert!(table.contains("\nskipped                 5\n"), "{table}");
         assert!(table.contains("4 (header), 8 (largest job)"), "{table}");
     }
 
