@@ -1440,4 +1440,86 @@ mod tests {
             "1 0 10 100 4 12.345678901234567 -1 4 200 0.1 1 3 1 -1 -1 -1 -1 -1"
         );
     }
+
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn finite() -> impl Strategy<Value = f64> {
+            prop_oneof![
+                Just(-1.0),
+                -1e6..1e6f64,
+                proptest::num::f64::NORMAL
+                    | proptest::num::f64::SUBNORMAL
+                    | proptest::num::f64::ZERO,
+            ]
+        }
+
+        fn int() -> impl Strategy<Value = i64> {
+            prop_oneof![Just(-1i64), -10i64..100_000, any::<i64>()]
+        }
+
+        proptest! {
+            #[test]
+            fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+                let _ = read_from(&bytes[..], "fuzz");
+            }
+
+            #[test]
+            fn arbitrary_lines_never_panic(
+                words in proptest::collection::vec("[-+0-9.eE;a-z]{0,6}|-1|[0-9]{1,22}", 0..25)
+            ) {
+                let _ = read_from(words.join(" ").as_bytes(), "fuzz");
+            }
+
+            #[test]
+            fn records_round_trip(
+                rows in proptest::collection::vec(
+                    (proptest::array::uniform15(int()), finite(), finite(), finite()),
+                    0..20,
+                )
+            ) {
+                let records: Vec<SwfRecord> = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (n, a, b, c))| SwfRecord {
+                        job_number: n[0],
+                        submit_time: n[1],
+                        wait_time: n[2],
+                        run_time: n[3],
+                        allocated_procs: n[4],
+                        avg_cpu_time: *a,
+                        used_memory: *b,
+                        requested_procs: n[5],
+                        requested_time: n[6],
+                        requested_memory: *c,
+                        status: n[7],
+                        user_id: n[8],
+                        group_id: n[9],
+                        executable: n[10],
+                        queue: n[11],
+                        partition: n[12],
+                        preceding_job: n[13],
+                        think_time: n[14],
+                        line: i + 2,
+                    })
+                    .collect();
+                let trace = SwfTrace {
+                    header: SwfHeader::from_lines(vec!["; MaxProcs: 8".into()]),
+                    records,
+                    comments: Vec::new(),
+                    source_name: "p".into(),
+                };
+                let mut out = Vec::new();
+                write_to(&trace, &mut out).unwrap();
+                let again = read_from(&out[..], "p").unwrap();
+                prop_assert_eq!(&again, &trace);
+                for (x, y) in again.records.iter().zip(&trace.records) {
+                    prop_assert_eq!(x.avg_cpu_time.to_bits(), y.avg_cpu_time.to_bits());
+                    prop_assert_eq!(x.used_memory.to_bits(), y.used_memory.to_bits());
+                    prop_assert_eq!(x.requested_memory.to_bits(), y.requested_memory.to_bits());
+                }
+            }
+        }
+    }
 }
