@@ -5,6 +5,7 @@ pub mod estimates;
 pub mod inline;
 pub mod ngubiri;
 pub mod rng;
+pub mod swf;
 
 use crate::model::JobSpec;
 
