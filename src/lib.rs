@@ -1,8 +1,12 @@
 //! schedscope: a deterministic discrete-event simulator of multi-cluster
 //! parallel-job scheduling, with a live terminal console and headless runs.
 
+pub mod cli;
 pub mod engine;
 pub mod metrics;
 pub mod model;
 pub mod policy;
+pub mod report;
+pub mod runner;
+pub mod scenario;
 pub mod workload;

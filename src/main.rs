@@ -1,3 +1,18 @@
-fn main() {
-    println!("Hello, world!");
+use clap::Parser;
+use schedscope::cli::{self, Cli, Failure};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli::execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            match &f {
+                Failure::Expectation => eprintln!("schedscope: an expectation failed"),
+                Failure::BadInput(m) => eprintln!("schedscope: {m}"),
+                Failure::Other(e) => eprintln!("schedscope: {e:#}"),
+            }
+            ExitCode::from(f.exit_code())
+        }
+    }
 }

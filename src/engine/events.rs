@@ -1,8 +1,11 @@
 //! The event queue: a binary heap keyed by `(time, class, sequence)`.
 //!
-//! The class orders simultaneous events (completions before commands before
-//! arrivals) and the sequence number makes every remaining tie
-//! first-scheduled, first-out, so a run is the same bit for bit every time.
+//! The class orders simultaneous events (completions, then estimate
+//! expiries, then arrivals, then commands) and the sequence number makes
+//! every remaining tie first-scheduled, first-out, so a run is the same bit
+//! for bit every time. Commands come last so that a command applied
+//! interactively at time t (after the engine has handled everything at t)
+//! and the same command replayed from a timeline see the same state.
 
 use crate::model::SimTime;
 use std::cmp::{Ordering, Reverse};
@@ -15,21 +18,25 @@ pub enum EventKind {
     Completion { job: usize, version: u32 },
     /// A running job reaches the end of its estimate.
     EstimateExpiry { job: usize, version: u32 },
-    /// An entry of the command timeline is due.
-    Command { index: usize },
     /// The workload's next job arrives.
     Arrival,
+    /// An entry of the command timeline is due.
+    Command { index: usize },
 }
 
 impl EventKind {
     /// Handling order among events at the same instant.
-    fn class(&self) -> u8 {
+    pub fn class(&self) -> u8 {
         match self {
             EventKind::Completion { .. } => 0,
             EventKind::EstimateExpiry { .. } => 1,
-            EventKind::Command { .. } => 2,
-            EventKind::Arrival => 3,
+            EventKind::Arrival => 2,
+            EventKind::Command { .. } => 3,
         }
+    }
+
+    pub fn is_command(&self) -> bool {
+        matches!(self, EventKind::Command { .. })
     }
 }
 
@@ -82,6 +89,10 @@ impl EventQueue {
 
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|Reverse(e)| e.time)
+    }
+
+    pub fn peek(&self) -> Option<&Event> {
+        self.heap.peek().map(|Reverse(e)| e)
     }
 
     pub fn len(&self) -> usize {

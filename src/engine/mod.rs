@@ -118,7 +118,7 @@ pub struct CommandOutcome {
 }
 
 /// How a new job's components are chosen when a command does not say.
-pub type Splitter = Box<dyn Fn(u32) -> Vec<u32> + Send>;
+pub type Splitter = Box<dyn FnMut(u32) -> Vec<u32> + Send>;
 
 /// Engine settings that do not change during a run.
 pub struct EngineConfig {
@@ -172,6 +172,7 @@ pub struct Engine {
     estimator: Estimator,
     splitter: Option<Splitter>,
     timeline: Vec<Command>,
+    timeline_messages: Vec<(SimTime, String)>,
     log: Vec<(SimTime, Command)>,
     finished: Vec<JobRecord>,
     counters: Counters,
@@ -218,6 +219,7 @@ impl Engine {
             estimator: Estimator::new(config.estimates, config.seed),
             splitter: config.splitter,
             timeline: Vec::new(),
+            timeline_messages: Vec::new(),
             log: Vec::new(),
             finished: Vec::new(),
             counters: Counters::default(),
@@ -256,7 +258,8 @@ impl Engine {
         self.running.len()
     }
 
-    /// The commands applied so far, with the simulated time of each.
+    /// The operator commands applied so far through [`Engine::apply`], with
+    /// the simulated time of each (timeline commands are not in it).
     pub fn command_log(&self) -> &[(SimTime, Command)] {
         &self.log
     }
@@ -296,16 +299,35 @@ impl Engine {
             EventKind::EstimateExpiry { .. } => {}
             EventKind::Command { index } => {
                 let cmd = self.timeline[index].clone();
-                // A timeline command that cannot apply is logged as refused
-                // by the caller who scheduled it; here it is skipped.
-                let _ = self.apply(cmd);
+                // Scenario validation has checked timeline commands; one
+                // that still cannot apply changes nothing.
+                if let Ok(outcome) = self.execute(&cmd) {
+                    self.timeline_messages.push((self.now, outcome.message));
+                }
             }
             EventKind::Arrival => self.arrive(),
         }
-        if self.dirty && self.events.peek_time() != Some(self.now) {
+        if self.dirty && self.instant_settled() {
             self.schedule();
         }
         Some(self.now)
+    }
+
+    /// Whether every event of the current instant but commands is handled:
+    /// the point where the policy decides.
+    fn instant_settled(&self) -> bool {
+        match self.events.peek() {
+            Some(e) => e.time != self.now || e.kind.is_command(),
+            None => true,
+        }
+    }
+
+    /// Handles the events left at the current instant (not commands), so
+    /// that the engine is at a decision point.
+    pub fn settle(&mut self) {
+        while !self.instant_settled() {
+            self.step();
+        }
     }
 
     /// Handles every event up to and including `t`, then sets the clock to
@@ -327,9 +349,23 @@ impl Engine {
         while self.step().is_some() {}
     }
 
-    /// Applies an operator command now and records it.
+    /// Applies an operator command now and records it in the command log.
+    /// Events left at the current instant are handled first, so a saved log
+    /// replays exactly.
     pub fn apply(&mut self, command: Command) -> Result<CommandOutcome, CommandError> {
-        let outcome = match &command {
+        self.settle();
+        let outcome = self.execute(&command)?;
+        self.log.push((self.now, command));
+        Ok(outcome)
+    }
+
+    /// Messages of timeline commands applied so far.
+    pub fn timeline_messages(&self) -> &[(SimTime, String)] {
+        &self.timeline_messages
+    }
+
+    fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
+        let outcome = match command {
             Command::SetPolicy { policy } => {
                 let p = policy.build(&self.platform).map_err(|reason| {
                     CommandError::PolicyUnsupported {
@@ -366,9 +402,8 @@ impl Engine {
                 }
             }
         };
-        self.log.push((self.now, command));
         self.dirty = true;
-        if self.events.peek_time() != Some(self.now) {
+        if self.instant_settled() {
             self.schedule();
         }
         Ok(outcome)
@@ -401,7 +436,7 @@ impl Engine {
                 }
                 c.clone()
             }
-            None => match &self.splitter {
+            None => match &mut self.splitter {
                 Some(s) => s(j.size),
                 None => split_even(j.size, 1),
             },

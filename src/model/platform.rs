@@ -13,7 +13,7 @@ pub struct Cluster {
     pub speed: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Platform {
     pub clusters: Vec<Cluster>,
 }

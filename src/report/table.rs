@@ -1,0 +1,102 @@
+//! Plain-text tables for the terminal.
+
+use crate::metrics::{Grouping, Replicated};
+use crate::runner::{ReplicatedSummary, RunResult};
+use crate::scenario::Scenario;
+use std::fmt::Write;
+
+/// `12.34` or `12.34 ± 0.56`.
+pub fn cell(r: Replicated, decimals: usize) -> String {
+    match r.half_width {
+        Some(h) => format!("{:.*} ± {:.*}", decimals, r.mean, decimals, h),
+        None => format!("{:.*}", decimals, r.mean),
+    }
+}
+
+pub fn render(scenario: &Scenario, result: &RunResult) -> String {
+    let s = result.summary();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} · {} · {} · seed {} · {} replication{}",
+        scenario.name(),
+        scenario.platform().shape(),
+        scenario.file.policy.label(),
+        result.seed,
+        s.replications,
+        if s.replications == 1 { "" } else { "s" }
+    );
+    out.push_str(&overall(&s));
+    for g in Grouping::ALL {
+        out.push('\n');
+        out.push_str(&groups(&s, g));
+    }
+    out
+}
+
+pub fn overall(s: &ReplicatedSummary) -> String {
+    let mut out = String::new();
+    let f = |n: &str| {
+        s.get(n).unwrap_or(Replicated {
+            mean: 0.0,
+            half_width: None,
+        })
+    };
+    let _ = writeln!(out, "  jobs                  {}", cell(f("jobs"), 0));
+    let _ = writeln!(out, "  ART (mean response)   {}", cell(f("art"), 3));
+    let _ = writeln!(out, "  mean wait             {}", cell(f("mean_wait"), 3));
+    let _ = writeln!(out, "  sd of wait            {}", cell(f("sd_wait"), 3));
+    let _ = writeln!(
+        out,
+        "  mean slowdown         {}",
+        cell(f("mean_slowdown"), 3)
+    );
+    let _ = writeln!(
+        out,
+        "  mean bounded slowdown {}",
+        cell(f("mean_bounded_slowdown"), 3)
+    );
+    let _ = writeln!(out, "  utilization           {}", cell(f("utilization"), 4));
+    let _ = writeln!(out, "  makespan              {}", cell(f("makespan"), 1));
+    let _ = writeln!(
+        out,
+        "  started ahead         {}",
+        cell(f("jumped_ahead"), 0)
+    );
+    let k = f("killed");
+    if k.mean > 0.0 {
+        let _ = writeln!(out, "  killed                {}", cell(k, 0));
+    }
+    out
+}
+
+pub fn groups(s: &ReplicatedSummary, g: Grouping) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  {:<6} {:>8} {:>10} {:>8} {:>8} {:>14} {:>14} {:>14}",
+        format!("by {}", g.name()),
+        "range",
+        "jobs",
+        "num %",
+        "load %",
+        "ART",
+        "mean wait",
+        "slowdown"
+    );
+    for r in &s.groups[g as usize] {
+        let _ = writeln!(
+            out,
+            "  {:<6} {:>8} {:>10} {:>8} {:>8} {:>14} {:>14} {:>14}",
+            r.label,
+            r.range,
+            cell(r.count, 0),
+            format!("{:.2}", r.number_pct.mean),
+            format!("{:.2}", r.load_pct.mean),
+            cell(r.art, 3),
+            cell(r.mean_wait, 3),
+            cell(r.mean_slowdown, 3),
+        );
+    }
+    out
+}

@@ -1,0 +1,241 @@
+//! Headless runs: replications of a scenario, records streamed into the
+//! metrics (and kept only when a per-job report is asked for).
+
+use crate::engine::Counters;
+use crate::metrics::{Grouping, Replicated, Summary};
+use crate::model::JobRecord;
+use crate::scenario::{Replications, Scenario, ScenarioError};
+use crate::workload::rng::replication_seed;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How to run a scenario, beyond what the file says.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Overrides `[run] replications`.
+    pub replications: Option<Replications>,
+    /// Overrides the scenario's `seed`.
+    pub seed: Option<u64>,
+    /// Keep every job record (for `jobs.csv`).
+    pub keep_records: bool,
+}
+
+/// One replication's outcome.
+#[derive(Clone, Debug)]
+pub struct ReplicationResult {
+    pub index: u32,
+    pub seed: u64,
+    pub summary: Summary,
+    pub counters: Counters,
+    pub records: Vec<JobRecord>,
+}
+
+/// All replications of one run, in replication order.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub seed: u64,
+    pub replications: Vec<ReplicationResult>,
+}
+
+/// Events handled between looks at the progress counter.
+const CHUNK: usize = 8192;
+
+/// Runs one replication to the end.
+pub fn run_replication(
+    scenario: &Scenario,
+    index: u32,
+    base_seed: u64,
+    keep_records: bool,
+    progress: &AtomicU64,
+) -> Result<ReplicationResult, ScenarioError> {
+    let seed = replication_seed(base_seed, index);
+    let mut engine = scenario.build_engine(seed, false)?;
+    let mut metrics = scenario.new_metrics();
+    let mut records = Vec::new();
+    loop {
+        let mut more = true;
+        for _ in 0..CHUNK {
+            if engine.step().is_none() {
+                more = false;
+                break;
+            }
+        }
+        let mut n = 0;
+        for r in engine.drain_records() {
+            metrics.record(&r);
+            n += 1;
+            if keep_records {
+                records.push(r);
+            }
+        }
+        progress.fetch_add(n, Ordering::Relaxed);
+        if !more {
+            break;
+        }
+    }
+    Ok(ReplicationResult {
+        index,
+        seed,
+        summary: metrics.summary(),
+        counters: engine.counters(),
+        records,
+    })
+}
+
+/// Runs every replication the scenario (or `opts`) asks for. Fixed counts
+/// run in parallel; `auto` runs until ART's 95 % half-width is within the
+/// scenario's relative error (at least `min_replications`, at most
+/// `max_replications`). `progress` counts finished jobs.
+pub fn run(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    progress: &AtomicU64,
+) -> Result<RunResult, ScenarioError> {
+    let seed = opts.seed.unwrap_or(scenario.seed());
+    let run = &scenario.file.run;
+    let reps = opts.replications.unwrap_or(run.replications);
+    let replications = match reps {
+        Replications::Fixed(n) => (0..n)
+            .into_par_iter()
+            .map(|i| run_replication(scenario, i, seed, opts.keep_records, progress))
+            .collect::<Result<Vec<_>, _>>()?,
+        Replications::Auto => {
+            let mut v: Vec<ReplicationResult> = Vec::new();
+            let (min, max) = (run.min_replications.0, run.max_replications.0);
+            while (v.len() as u32) < max {
+                // Two at a time: one per core on a small machine.
+                let from = v.len() as u32;
+                let to = (from + 2).min(max);
+                let batch = (from..to)
+                    .into_par_iter()
+                    .map(|i| run_replication(scenario, i, seed, opts.keep_records, progress))
+                    .collect::<Result<Vec<_>, _>>()?;
+                v.extend(batch);
+                if v.len() as u32 >= min {
+                    let arts: Vec<f64> = v.iter().map(|r| r.summary.art).collect();
+                    if Replicated::of(&arts).relative_error() <= run.relative_error.0 {
+                        break;
+                    }
+                }
+            }
+            v
+        }
+    };
+    Ok(RunResult { seed, replications })
+}
+
+/// A group row over replications.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplicatedRow {
+    pub label: String,
+    pub range: String,
+    pub count: Replicated,
+    pub number_pct: Replicated,
+    pub load_pct: Replicated,
+    pub art: Replicated,
+    pub mean_wait: Replicated,
+    pub mean_slowdown: Replicated,
+}
+
+/// The overall figures, in report order.
+pub const OVERALL_FIGURES: [&str; 10] = [
+    "jobs",
+    "art",
+    "mean_wait",
+    "sd_wait",
+    "mean_slowdown",
+    "mean_bounded_slowdown",
+    "utilization",
+    "makespan",
+    "killed",
+    "jumped_ahead",
+];
+
+/// Every figure as mean ± half-width over replications.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicatedSummary {
+    pub replications: usize,
+    pub overall: Vec<(&'static str, Replicated)>,
+    pub groups: [Vec<ReplicatedRow>; 3],
+}
+
+impl ReplicatedSummary {
+    pub fn of(summaries: &[&Summary]) -> ReplicatedSummary {
+        let fig = |name: &str| -> Replicated {
+            let xs: Vec<f64> = summaries.iter().filter_map(|s| s.figure(name)).collect();
+            Replicated::of(&xs)
+        };
+        let overall = OVERALL_FIGURES.iter().map(|&n| (n, fig(n))).collect();
+        let groups = Grouping::ALL.map(|g| {
+            let first = summaries
+                .first()
+                .map(|s| s.groups[g as usize].clone())
+                .unwrap_or_default();
+            first
+                .iter()
+                .enumerate()
+                .map(|(i, row)| {
+                    let col = |f: fn(&crate::metrics::GroupRow) -> f64| -> Replicated {
+                        let xs: Vec<f64> = summaries
+                            .iter()
+                            .map(|s| f(&s.groups[g as usize][i]))
+                            .collect();
+                        Replicated::of(&xs)
+                    };
+                    ReplicatedRow {
+                        label: row.label.clone(),
+                        range: row.range.clone(),
+                        count: col(|r| r.count as f64),
+                        number_pct: col(|r| r.number_pct),
+                        load_pct: col(|r| r.load_pct),
+                        art: col(|r| r.art),
+                        mean_wait: col(|r| r.mean_wait),
+                        mean_slowdown: col(|r| r.mean_slowdown),
+                    }
+                })
+                .collect()
+        });
+        ReplicatedSummary {
+            replications: summaries.len(),
+            overall,
+            groups,
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<Replicated> {
+        self.overall
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, r)| r)
+    }
+
+    /// A figure by its dotted name (see [`Summary::figure`]).
+    pub fn figure(&self, name: &str) -> Option<Replicated> {
+        let parts: Vec<&str> = name.split('.').collect();
+        match parts.as_slice() {
+            [n] | ["overall", n] => self.get(n),
+            ["groups", g, label, n] => {
+                let g = Grouping::from_name(g)?;
+                let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
+                Some(match *n {
+                    "count" => row.count,
+                    "number_pct" => row.number_pct,
+                    "load_pct" => row.load_pct,
+                    "art" => row.art,
+                    "mean_wait" => row.mean_wait,
+                    "mean_slowdown" => row.mean_slowdown,
+                    _ => return None,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl RunResult {
+    pub fn summary(&self) -> ReplicatedSummary {
+        let s: Vec<&Summary> = self.replications.iter().map(|r| &r.summary).collect();
+        ReplicatedSummary::of(&s)
+    }
+}

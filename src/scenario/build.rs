@@ -1,0 +1,559 @@
+//! Validation across fields, and building engines and metrics from a
+//! scenario.
+
+use super::schema::{
+    InlineJob, Oversize, PlatformSection, WorkloadKind, WorkloadSection, workload_keys,
+};
+use super::{Scenario, ScenarioError};
+use crate::engine::{Command, Engine, EngineConfig};
+use crate::metrics::{GroupBounds, Metrics};
+use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
+use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
+use crate::workload::rng::{Purpose, stream};
+use crate::workload::{inline, swf};
+use std::sync::Arc;
+use toml::Spanned;
+
+/// What validation learned about the workload, kept so that replications
+/// do not read files again.
+#[derive(Clone, Debug, Default)]
+pub struct WorkloadFacts {
+    pub platform: Platform,
+    pub ngubiri: Option<NgubiriParams>,
+    pub jobs: Option<Arc<Vec<JobSpec>>>,
+    /// Human notes (skipped trace lines, clamped jobs …) for reports.
+    pub notes: Vec<String>,
+}
+
+pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
+    let f = &s.file;
+    let platform = match &f.platform {
+        Some(p) => Some(platform_of(s, p)?),
+        None => None,
+    };
+    f.estimates
+        .validate()
+        .map_err(|m| s.invalid(format!("[estimates] {m}")))?;
+    f.metrics.groups.validate().map_err(|m| s.invalid(m))?;
+    if f.run.min_replications.0 > f.run.max_replications.0 {
+        return Err(s.invalid(format!(
+            "[run] min_replications ({}) is larger than max_replications ({})",
+            f.run.min_replications, f.run.max_replications
+        )));
+    }
+    let mut facts = WorkloadFacts::default();
+    let w = f.workload.get_ref();
+    let kind = *w.kind.get_ref();
+    let allowed = workload_keys(kind);
+    for (key, span) in w.given() {
+        if !allowed.contains(&key) {
+            return Err(s.error_at(
+                span,
+                format!(
+                    "`{key}` does not apply to workload kind \"{}\" (it takes: {})",
+                    kind.as_str(),
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    match kind {
+        WorkloadKind::Ngubiri => {
+            let split = w
+                .split
+                .as_ref()
+                .map(|x| x.get_ref().clone())
+                .unwrap_or_default();
+            let d = NgubiriParams::default();
+            let params = NgubiriParams {
+                q: w.q.as_ref().map_or(d.q, |x| x.get_ref().0),
+                min_size: w.min_size.as_ref().map_or(d.min_size, |x| x.get_ref().0),
+                max_size: w.max_size.as_ref().map_or(d.max_size, |x| x.get_ref().0),
+                mean_interarrival: w
+                    .mean_interarrival
+                    .as_ref()
+                    .map_or(d.mean_interarrival, |x| x.get_ref().0),
+                mean_runtime: w
+                    .mean_runtime
+                    .as_ref()
+                    .map_or(d.mean_runtime, |x| x.get_ref().0),
+                threshold: split.threshold,
+                max_components: split.max_components.0,
+                approach: split.approach,
+            };
+            let size_span = w
+                .max_size
+                .as_ref()
+                .map(|x| x.span())
+                .or_else(|| w.split.as_ref().map(|x| x.span()))
+                .unwrap_or_else(|| w.kind.span());
+            if params.min_size > params.max_size {
+                return Err(s.error_at(
+                    size_span,
+                    format!(
+                        "max_size ({}) must be at least min_size ({})",
+                        params.max_size, params.min_size
+                    ),
+                ));
+            }
+            let platform = need_platform(s, &platform)?;
+            check_generated_sizes(s, &params, platform, size_span)?;
+            facts.ngubiri = Some(params);
+        }
+        WorkloadKind::Jobs => {
+            let platform = need_platform(s, &platform)?.clone();
+            let jobs = match &w.jobs {
+                Some(j) if !j.is_empty() => j,
+                _ => {
+                    return Err(s.error_at(
+                        w.kind.span(),
+                        "kind = \"jobs\" needs at least one [[workload.jobs]] entry",
+                    ));
+                }
+            };
+            let mut specs = Vec::with_capacity(jobs.len());
+            for (i, j) in jobs.iter().enumerate() {
+                specs.push(inline_job(s, i, j, &platform)?);
+            }
+            facts.jobs = Some(Arc::new(specs));
+        }
+        WorkloadKind::Swf => {
+            let (jobs, trace_platform, notes) = swf_jobs(s, w, platform.as_ref())?;
+            facts.jobs = Some(Arc::new(jobs));
+            facts.notes = notes;
+            if platform.is_none() {
+                facts.platform = trace_platform;
+            }
+        }
+    }
+    if facts.platform.clusters.is_empty() {
+        facts.platform = platform.unwrap_or_default();
+    }
+    f.policy
+        .build(&facts.platform)
+        .map_err(|m| s.invalid(format!("[policy] {}: {m}", f.policy.label())))?;
+    for entry in &f.timeline {
+        check_command(s, &entry.get_ref().command, &facts.platform, entry.span())?;
+    }
+    let names = Metrics::new(f.metrics.groups.clone(), 0, 1)
+        .summary()
+        .figure_names();
+    for (name, bound) in &f.expect {
+        if !names.contains(name) {
+            let groups: Vec<&str> = names
+                .iter()
+                .filter(|n| !n.starts_with("groups."))
+                .map(String::as_str)
+                .collect();
+            return Err(s.error_at(
+                bound.span(),
+                format!(
+                    "[expect] has no figure \"{name}\": use one of {} or groups.<size|components|widest>.<label>.<count|number_pct|load_pct|art|mean_wait|mean_slowdown>",
+                    groups.join(", ")
+                ),
+            ));
+        }
+        let b = bound.get_ref();
+        if b.min.is_none() && b.max.is_none() {
+            return Err(s.error_at(
+                bound.span(),
+                format!("[expect] \"{name}\" needs `min`, `max` or both"),
+            ));
+        }
+    }
+    Ok(facts)
+}
+
+fn need_platform<'a>(s: &Scenario, p: &'a Option<Platform>) -> Result<&'a Platform, ScenarioError> {
+    p.as_ref().ok_or_else(|| {
+        s.invalid("[platform] is missing: give `shape = \"5x20\"` or [[platform.clusters]] entries (only SWF workloads may leave it out)")
+    })
+}
+
+/// Reads the trace, applies the job selection, and sizes the platform.
+fn swf_jobs(
+    s: &Scenario,
+    w: &WorkloadSection,
+    platform: Option<&Platform>,
+) -> Result<(Vec<JobSpec>, Platform, Vec<String>), ScenarioError> {
+    let path = w
+        .path
+        .as_ref()
+        .ok_or_else(|| s.error_at(w.kind.span(), "kind = \"swf\" needs `path` to the trace"))?;
+    let full = s.base_dir.join(path.get_ref());
+    let trace = swf::read_path(&full)
+        .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
+    let (jobs, skips) = swf::to_jobs(&trace);
+    let mut notes = Vec::new();
+    if skips.total() > 0 {
+        let parts: Vec<String> = swf::SkipReason::ALL
+            .iter()
+            .filter(|r| skips.get(**r) > 0)
+            .map(|r| format!("{} {}", skips.get(*r), r.describe()))
+            .collect();
+        notes.push(format!("skipped trace jobs: {}", parts.join(", ")));
+    }
+    let start = w.start_time.as_ref().map(|x| x.get_ref().0 as i64);
+    let end = w.end_time.as_ref().map(|x| x.get_ref().0 as i64);
+    let first = w.first_jobs.as_ref().map(|x| x.get_ref().0 as usize);
+    let selected = jobs
+        .into_iter()
+        .filter(|j| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
+        .take(first.unwrap_or(usize::MAX));
+    let trace_platform = || {
+        let procs = trace
+            .header
+            .max_procs
+            .filter(|&p| p > 0)
+            .unwrap_or_else(|| {
+                trace
+                    .records
+                    .iter()
+                    .filter_map(|r| r.job_size())
+                    .max()
+                    .unwrap_or(1)
+            });
+        Platform {
+            clusters: vec![Cluster {
+                name: trace
+                    .source_name
+                    .split('.')
+                    .next()
+                    .unwrap_or("trace")
+                    .to_string(),
+                processors: procs,
+                speed: 1.0,
+            }],
+        }
+    };
+    let platform = platform.cloned().unwrap_or_else(trace_platform);
+    let largest = platform.largest_cluster();
+    let oversize = w
+        .oversize
+        .as_ref()
+        .map_or(Oversize::Reject, |x| *x.get_ref());
+    let (mut clamped, mut dropped) = (0usize, 0usize);
+    let mut out = Vec::new();
+    for j in selected {
+        let mut size = j.size;
+        if size > largest {
+            match oversize {
+                Oversize::Reject => {
+                    return Err(s.error_at(
+                        path.span(),
+                        format!(
+                            "{} line {}: job {} asks for {size} processors, more than the largest cluster ({largest}); set workload.oversize = \"clamp\" or \"skip\"",
+                            path.get_ref(),
+                            j.line,
+                            j.id
+                        ),
+                    ));
+                }
+                Oversize::Clamp => {
+                    clamped += 1;
+                    size = largest;
+                }
+                Oversize::Skip => {
+                    dropped += 1;
+                    continue;
+                }
+            }
+        }
+        out.push(JobSpec {
+            id: j.id,
+            submit: SimTime::from_secs(j.submit),
+            size,
+            components: vec![size],
+            runtime: SimTime::from_secs(j.run_time),
+            estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
+            user: j.user,
+            injected: false,
+        });
+    }
+    if clamped > 0 {
+        notes.push(format!(
+            "{clamped} jobs larger than {largest} processors clamped"
+        ));
+    }
+    if dropped > 0 {
+        notes.push(format!(
+            "{dropped} jobs larger than {largest} processors skipped"
+        ));
+    }
+    if out.is_empty() {
+        return Err(s.error_at(path.span(), "the trace selection holds no runnable job"));
+    }
+    Ok((out, platform, notes))
+}
+
+fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, ScenarioError> {
+    let sec = p.get_ref();
+    match (&sec.shape, sec.clusters.is_empty()) {
+        (Some(_), false) => Err(s.error_at(
+            p.span(),
+            "[platform] takes either `shape` or [[platform.clusters]], not both",
+        )),
+        (None, true) => Err(s.error_at(
+            p.span(),
+            "[platform] needs `shape = \"COUNTxPROCESSORS\"` (e.g. \"5x20\") or [[platform.clusters]] entries",
+        )),
+        (Some(shape), true) => {
+            let bad = || {
+                s.error_at(
+                    shape.span(),
+                    format!(
+                        "shape must be COUNTxPROCESSORS with both at least 1, e.g. \"5x20\", found \"{}\"",
+                        shape.get_ref()
+                    ),
+                )
+            };
+            let t = shape.get_ref().replace('×', "x");
+            let (a, b) = t.split_once(['x', 'X']).ok_or_else(bad)?;
+            let count: usize = a.trim().parse().map_err(|_| bad())?;
+            let procs: u32 = b.trim().parse().map_err(|_| bad())?;
+            if count == 0 || procs == 0 || count > u16::MAX as usize {
+                return Err(bad());
+            }
+            Ok(Platform::uniform(count, procs))
+        }
+        (None, false) => Ok(Platform {
+            clusters: sec
+                .clusters
+                .iter()
+                .enumerate()
+                .map(|(i, c)| Cluster {
+                    name: c.name.clone().unwrap_or_else(|| format!("c{i}")),
+                    processors: c.processors.0,
+                    speed: c.speed.0,
+                })
+                .collect(),
+        }),
+    }
+}
+
+/// Every size the generator can make, split every way it can be split, must
+/// fit the platform.
+fn check_generated_sizes(
+    s: &Scenario,
+    p: &NgubiriParams,
+    platform: &Platform,
+    span: std::ops::Range<usize>,
+) -> Result<(), ScenarioError> {
+    let bounds = phased_bounds(p);
+    for size in p.min_size..=p.max_size {
+        let counts: Vec<u32> = if size <= p.threshold || p.max_components < 2 {
+            vec![1]
+        } else {
+            match p.approach {
+                crate::workload::ngubiri::SplitApproach::Random => {
+                    (2..=p.max_components).map(|n| n.min(size)).collect()
+                }
+                crate::workload::ngubiri::SplitApproach::Phased => {
+                    vec![2 + bounds.iter().filter(|&&b| size > b).count() as u32]
+                }
+            }
+        };
+        for n in counts {
+            let widths = split_even(size, n);
+            if !platform.can_ever_fit(&widths) {
+                return Err(s.error_at(
+                    span.clone(),
+                    format!(
+                        "a generated job of size {size} split as {} can never run on {} (largest cluster {}, {} clusters): lower max_size or split.threshold, or raise split.max_components",
+                        join(&widths),
+                        platform.shape(),
+                        platform.largest_cluster(),
+                        platform.clusters.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn join(w: &[u32]) -> String {
+    w.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+fn inline_job(
+    s: &Scenario,
+    i: usize,
+    j: &Spanned<InlineJob>,
+    platform: &Platform,
+) -> Result<JobSpec, ScenarioError> {
+    let job = j.get_ref();
+    let components: Vec<u32> = match (&job.components, job.size) {
+        (Some(c), size) => {
+            let c: Vec<u32> = c.iter().map(|x| x.0).collect();
+            let sum: u32 = c.iter().sum();
+            if let Some(size) = size
+                && size.0 != sum
+            {
+                return Err(s.error_at(
+                    j.span(),
+                    format!(
+                        "job {}: components {} add up to {sum}, not its size {}",
+                        i + 1,
+                        join(&c),
+                        size.0
+                    ),
+                ));
+            }
+            if c.is_empty() {
+                return Err(s.error_at(j.span(), format!("job {}: components is empty", i + 1)));
+            }
+            c
+        }
+        (None, Some(size)) => vec![size.0],
+        (None, None) => {
+            return Err(s.error_at(
+                j.span(),
+                format!("job {}: give `size` or `components`", i + 1),
+            ));
+        }
+    };
+    if !platform.can_ever_fit(&components) {
+        return Err(s.error_at(
+            j.span(),
+            format!(
+                "job {}: components {} can never run on {} (largest cluster {}, each component needs its own cluster)",
+                i + 1,
+                join(&components),
+                platform.shape(),
+                platform.largest_cluster()
+            ),
+        ));
+    }
+    Ok(JobSpec {
+        id: job.id.unwrap_or(i as u64 + 1),
+        submit: SimTime::from_secs_f64(job.submit.0),
+        size: components.iter().sum(),
+        components,
+        runtime: SimTime::from_secs_f64(job.runtime.0),
+        estimate: job.estimate.map(|e| SimTime::from_secs_f64(e.0)),
+        user: job.user,
+        injected: false,
+    })
+}
+
+fn check_command(
+    s: &Scenario,
+    c: &Command,
+    platform: &Platform,
+    span: std::ops::Range<usize>,
+) -> Result<(), ScenarioError> {
+    match c {
+        Command::SetPolicy { policy } => {
+            policy.build(platform).map_err(|m| {
+                s.error_at(
+                    span,
+                    format!("timeline: {} cannot run here: {m}", policy.label()),
+                )
+            })?;
+        }
+        Command::InjectJobs { jobs } => {
+            for j in jobs {
+                let widths = j.components.clone().unwrap_or_else(|| vec![j.size]);
+                if j.size == 0 || widths.iter().sum::<u32>() != j.size || widths.contains(&0) {
+                    return Err(s.error_at(
+                        span,
+                        format!(
+                            "timeline: injected job of size {} has components {}",
+                            j.size,
+                            join(&widths)
+                        ),
+                    ));
+                }
+                if !(j.runtime.is_finite() && j.runtime >= 0.0) {
+                    return Err(s.error_at(
+                        span,
+                        format!("timeline: runtime must be ≥ 0, found {}", j.runtime),
+                    ));
+                }
+            }
+        }
+        Command::SetEstimates { estimates } => {
+            estimates
+                .validate()
+                .map_err(|m| s.error_at(span, format!("timeline: {m}")))?;
+        }
+    }
+    Ok(())
+}
+
+impl Scenario {
+    pub fn platform(&self) -> &Platform {
+        &self.facts.platform
+    }
+
+    pub fn facts(&self) -> &WorkloadFacts {
+        &self.facts
+    }
+
+    /// The number of jobs each replication runs, if known in advance.
+    pub fn jobs_per_replication(&self) -> Option<u64> {
+        match (&self.facts.ngubiri, &self.facts.jobs) {
+            (Some(_), _) => Some(self.file.run.jobs.0 as u64),
+            (None, Some(j)) => Some(j.len() as u64),
+            _ => None,
+        }
+    }
+
+    /// An engine for one run seeded with `seed`. With `endless`, a generated
+    /// workload never runs out (the console's mode).
+    pub fn build_engine(&self, seed: u64, endless: bool) -> Result<Engine, ScenarioError> {
+        let f = &self.file;
+        let source: Box<dyn crate::workload::JobSource> =
+            match (&self.facts.ngubiri, &self.facts.jobs) {
+                (Some(p), _) => {
+                    let count = if endless {
+                        None
+                    } else {
+                        Some(f.run.jobs.0 as u64)
+                    };
+                    Box::new(NgubiriWorkload::new(p.clone(), seed, count))
+                }
+                (None, Some(jobs)) => Box::new(inline::source(jobs.as_ref().clone())),
+                (None, None) => return Err(self.invalid("the workload has no jobs")),
+            };
+        let splitter: Option<crate::engine::Splitter> = self.facts.ngubiri.clone().map(|p| {
+            let bounds = phased_bounds(&p);
+            let mut rng = stream(seed ^ 0x5EED_1A7E, Purpose::Split);
+            Box::new(move |size: u32| split_even(size, split_count(&p, &bounds, size, &mut rng)))
+                as crate::engine::Splitter
+        });
+        let mut engine = Engine::new(
+            self.facts.platform.clone(),
+            source,
+            &f.policy,
+            EngineConfig {
+                seed,
+                estimates: f.estimates.clone(),
+                splitter,
+            },
+        )
+        .map_err(|m| self.invalid(m))?;
+        for entry in &f.timeline {
+            let e = entry.get_ref();
+            engine.schedule_command(SimTime::from_secs_f64(e.at.0), e.command.clone());
+        }
+        Ok(engine)
+    }
+
+    pub fn group_bounds(&self) -> &GroupBounds {
+        &self.file.metrics.groups
+    }
+
+    /// Fresh metrics for one run of this scenario.
+    pub fn new_metrics(&self) -> Metrics {
+        Metrics::new(
+            self.file.metrics.groups.clone(),
+            self.file.run.warmup_jobs,
+            self.facts.platform.total_processors(),
+        )
+    }
+}

@@ -1,0 +1,305 @@
+//! The scenario file, field by field (documented in `scenarios/README.md`).
+
+use super::values::{AtLeastOne, NonNegative, OpenUnit, Positive};
+use crate::engine::Command;
+use crate::metrics::GroupBounds;
+use crate::policy::PolicySpec;
+use crate::workload::estimates::EstimateModel;
+use crate::workload::ngubiri::SplitApproach;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    pub platform: Option<Spanned<PlatformSection>>,
+    pub workload: Spanned<WorkloadSection>,
+    #[serde(default)]
+    pub policy: PolicySpec,
+    #[serde(default)]
+    pub estimates: EstimateModel,
+    #[serde(default)]
+    pub run: RunSection,
+    #[serde(default)]
+    pub metrics: MetricsSection,
+    #[serde(default)]
+    pub timeline: Vec<Spanned<TimelineEntry>>,
+    #[serde(default)]
+    pub expect: BTreeMap<String, Spanned<Bound>>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlatformSection {
+    /// `"5x20"`: five clusters of twenty processors at speed 1.
+    pub shape: Option<Spanned<String>>,
+    #[serde(default)]
+    pub clusters: Vec<ClusterEntry>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterEntry {
+    pub name: Option<String>,
+    pub processors: AtLeastOne,
+    #[serde(default = "unit_speed")]
+    pub speed: Positive,
+}
+
+fn unit_speed() -> Positive {
+    Positive(1.0)
+}
+
+/// The kinds of workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkloadKind {
+    /// The group-wise co-allocation paper's generator.
+    Ngubiri,
+    /// Jobs listed in the file.
+    Jobs,
+    /// A Standard Workload Format trace.
+    Swf,
+}
+
+impl WorkloadKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkloadKind::Ngubiri => "ngubiri",
+            WorkloadKind::Jobs => "jobs",
+            WorkloadKind::Swf => "swf",
+        }
+    }
+}
+
+/// `[workload]`: one table for every kind (so that each value keeps its
+/// line for messages); validation says which keys a kind takes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSection {
+    pub kind: Spanned<WorkloadKind>,
+    // kind = "ngubiri"
+    pub q: Option<Spanned<OpenUnit>>,
+    pub min_size: Option<Spanned<AtLeastOne>>,
+    pub max_size: Option<Spanned<AtLeastOne>>,
+    pub mean_interarrival: Option<Spanned<Positive>>,
+    pub mean_runtime: Option<Spanned<Positive>>,
+    pub split: Option<Spanned<SplitSection>>,
+    // kind = "jobs"
+    pub jobs: Option<Vec<Spanned<InlineJob>>>,
+    // kind = "swf"
+    /// Relative paths are taken from the scenario file's folder.
+    pub path: Option<Spanned<String>>,
+    /// Take only the first N jobs of the trace.
+    pub first_jobs: Option<Spanned<AtLeastOne>>,
+    /// Take only jobs submitted at or after this many seconds.
+    pub start_time: Option<Spanned<NonNegative>>,
+    /// Take only jobs submitted before this many seconds.
+    pub end_time: Option<Spanned<NonNegative>>,
+    /// Jobs larger than the platform: reject the scenario, clamp them to the
+    /// largest cluster, or skip them (counted).
+    pub oversize: Option<Spanned<Oversize>>,
+}
+
+impl WorkloadSection {
+    /// The keys given, with their spans, for "does not apply" messages.
+    pub fn given(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
+        let mut v = Vec::new();
+        macro_rules! g {
+            ($($f:ident),*) => { $( if let Some(x) = &self.$f { v.push((stringify!($f), x.span())); } )* };
+        }
+        g!(
+            q,
+            min_size,
+            max_size,
+            mean_interarrival,
+            mean_runtime,
+            split
+        );
+        if let Some(j) = &self.jobs {
+            v.push(("jobs", j.first().map_or(self.kind.span(), |x| x.span())));
+        }
+        g!(path, first_jobs, start_time, end_time, oversize);
+        v
+    }
+}
+
+/// Keys each workload kind takes (besides `kind`).
+pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
+    match kind {
+        WorkloadKind::Ngubiri => &[
+            "q",
+            "min_size",
+            "max_size",
+            "mean_interarrival",
+            "mean_runtime",
+            "split",
+        ],
+        WorkloadKind::Jobs => &["jobs"],
+        WorkloadKind::Swf => &["path", "first_jobs", "start_time", "end_time", "oversize"],
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitSection {
+    /// The largest job that is not split (`thres`).
+    #[serde(default = "d_thres")]
+    pub threshold: u32,
+    /// The most components a job may have (k).
+    #[serde(default = "d_k")]
+    pub max_components: AtLeastOne,
+    #[serde(default)]
+    pub approach: SplitApproach,
+}
+
+impl Default for SplitSection {
+    fn default() -> Self {
+        SplitSection {
+            threshold: d_thres(),
+            max_components: d_k(),
+            approach: SplitApproach::Random,
+        }
+    }
+}
+
+fn d_thres() -> u32 {
+    11
+}
+fn d_k() -> AtLeastOne {
+    AtLeastOne(4)
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineJob {
+    /// Defaults to the job's position in the list, from 1.
+    pub id: Option<u64>,
+    pub submit: NonNegative,
+    /// Total processors; may be left out when `components` is given.
+    pub size: Option<AtLeastOne>,
+    pub components: Option<Vec<AtLeastOne>>,
+    pub runtime: NonNegative,
+    pub estimate: Option<NonNegative>,
+    pub user: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Oversize {
+    #[default]
+    Reject,
+    Clamp,
+    Skip,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    /// Jobs per replication for generated workloads.
+    #[serde(default = "d_jobs")]
+    pub jobs: AtLeastOne,
+    #[serde(default)]
+    pub replications: Replications,
+    #[serde(default)]
+    pub warmup_jobs: u64,
+    /// For `replications = "auto"`: stop when the 95 % half-width of ART is
+    /// within this fraction of the mean.
+    #[serde(default = "d_rel")]
+    pub relative_error: OpenUnit,
+    #[serde(default = "d_minrep")]
+    pub min_replications: AtLeastOne,
+    #[serde(default = "d_maxrep")]
+    pub max_replications: AtLeastOne,
+}
+
+impl Default for RunSection {
+    fn default() -> Self {
+        RunSection {
+            jobs: d_jobs(),
+            replications: Replications::default(),
+            warmup_jobs: 0,
+            relative_error: d_rel(),
+            min_replications: d_minrep(),
+            max_replications: d_maxrep(),
+        }
+    }
+}
+
+fn d_jobs() -> AtLeastOne {
+    AtLeastOne(10_000)
+}
+fn d_rel() -> OpenUnit {
+    OpenUnit(0.05)
+}
+fn d_minrep() -> AtLeastOne {
+    AtLeastOne(3)
+}
+fn d_maxrep() -> AtLeastOne {
+    AtLeastOne(30)
+}
+
+/// A fixed number of replications, or `"auto"`: until the confidence
+/// half-width of ART is within `relative_error` of the mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Replications {
+    Fixed(u32),
+    Auto,
+}
+
+impl Default for Replications {
+    fn default() -> Self {
+        Replications::Fixed(1)
+    }
+}
+
+impl<'de> Deserialize<'de> for Replications {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(i64),
+            S(String),
+        }
+        let msg = "replications must be a whole number at least 1 or \"auto\"";
+        match Raw::deserialize(d).map_err(|_| serde::de::Error::custom(msg))? {
+            Raw::N(n) if n >= 1 && n <= u32::MAX as i64 => Ok(Replications::Fixed(n as u32)),
+            Raw::S(s) if s == "auto" => Ok(Replications::Auto),
+            Raw::N(n) => Err(serde::de::Error::custom(format!("{msg}, found {n}"))),
+            Raw::S(s) => Err(serde::de::Error::custom(format!("{msg}, found \"{s}\""))),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSection {
+    #[serde(default)]
+    pub groups: GroupBounds,
+}
+
+/// A command at a simulated time (seconds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelineEntry {
+    pub at: NonNegative,
+    #[serde(flatten)]
+    pub command: Command,
+}
+
+/// Bounds on a named figure for `schedscope check`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bound {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
