@@ -69,6 +69,20 @@ pub enum Command {
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
+    /// Standard Workload Format traces.
+    Swf {
+        #[command(subcommand)]
+        command: SwfCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SwfCommand {
+    /// Jobs, submit span, processors and skipped lines by reason.
+    Info {
+        #[arg(required = true)]
+        traces: Vec<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -166,6 +180,23 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             format,
         }) => sweep(&scenario, &vary, &sets, replications, seed, format),
         Some(Command::Check { scenarios }) => check(&scenarios),
+        Some(Command::Swf {
+            command: SwfCommand::Info { traces },
+        }) => {
+            for (i, t) in traces.iter().enumerate() {
+                let trace = crate::workload::swf::read_path(t)
+                    .map_err(|e| Failure::BadInput(e.to_string()))?;
+                if i > 0 {
+                    println!();
+                }
+                let text = crate::workload::swf::info(&trace).to_string();
+                print!("{text}");
+                if !text.ends_with('\n') {
+                    println!();
+                }
+            }
+            Ok(())
+        }
         Some(Command::Validate { scenarios }) => {
             let mut bad = Vec::new();
             for p in &scenarios {
