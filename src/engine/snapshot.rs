@@ -13,6 +13,9 @@ pub struct QueueRow {
     pub components: Vec<u32>,
     pub estimate: SimTime,
     pub injected: bool,
+    /// When the policy plans to start the job (backfilling reservations),
+    /// if it plans one.
+    pub planned_start: Option<SimTime>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -27,7 +30,25 @@ pub struct RunningRow {
     pub estimated_end: SimTime,
     pub estimate: SimTime,
     pub injected: bool,
+    /// Started ahead of an earlier-queued job (an FPFS jump or a backfill).
     pub jumped_ahead: bool,
+    /// Still running past its estimated end: an expired window.
+    pub expired: bool,
+}
+
+/// What a backfilling policy has planned, for the backfill-windows pane.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BackfillView {
+    /// The head job's id and its reservation (the shadow time), if the head
+    /// cannot start now.
+    pub head: Option<u64>,
+    pub shadow: Option<SimTime>,
+    /// Processors per cluster left over at the shadow time once the head
+    /// job is placed: what a backfilled job may use beyond the shadow time.
+    pub extra: Vec<u32>,
+    /// Planned starts of queued jobs (every job under conservative
+    /// backfilling, the head alone under EASY), in queue order.
+    pub reservations: Vec<(u64, SimTime)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -53,6 +74,8 @@ pub struct EngineSnapshot {
     /// Running jobs in start order.
     pub running: Vec<RunningRow>,
     pub clusters: Vec<ClusterView>,
+    /// Present under backfilling policies.
+    pub backfill: Option<BackfillView>,
     pub done: bool,
 }
 
@@ -69,6 +92,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                 components: j.spec.components.clone(),
                 estimate: j.estimate,
                 injected: j.spec.injected,
+                planned_start: None,
             }
         })
         .collect();
@@ -89,6 +113,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                 estimate: j.estimate,
                 injected: j.spec.injected,
                 jumped_ahead: j.jumped_ahead,
+                expired: e.now > j.estimated_end(),
             }
         })
         .collect();
@@ -126,6 +151,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         queue,
         running,
         clusters,
+        backfill: None,
         done: e.is_done(),
     }
 }
