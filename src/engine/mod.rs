@@ -75,8 +75,14 @@ pub enum Command {
     SetPolicy { policy: PolicySpec },
     /// Add jobs to the queue now.
     InjectJobs { jobs: Vec<InjectJob> },
-    /// Change how estimates are made for jobs that arrive from now on.
-    SetEstimates { estimates: EstimateModel },
+    /// Change how runtime estimates are made for jobs that arrive from now
+    /// on (and, with `queued_too`, of the jobs still queued).
+    SetEstimateError {
+        estimates: EstimateModel,
+        /// Also re-estimate the jobs waiting in the queue now.
+        #[serde(default)]
+        queued_too: bool,
+    },
 }
 
 /// A job an operator adds.
@@ -393,12 +399,22 @@ impl Engine {
                     message: format!("injected job {}", ids.join(", ")),
                 }
             }
-            Command::SetEstimates { estimates } => {
+            Command::SetEstimateError {
+                estimates,
+                queued_too,
+            } => {
                 self.estimator.set_model(estimates.clone());
+                let scope = if *queued_too {
+                    for k in &self.queue {
+                        let job = &mut self.jobs[k.0];
+                        job.estimate = self.estimator.estimate(&job.spec);
+                    }
+                    "for queued jobs and jobs that arrive from now on"
+                } else {
+                    "for jobs that arrive from now on"
+                };
                 CommandOutcome {
-                    message: format!(
-                        "estimates are now {estimates} for jobs that arrive from now on"
-                    ),
+                    message: format!("estimates are now {estimates} {scope}"),
                 }
             }
         };

@@ -224,3 +224,45 @@ fn snapshot_shows_ownership() {
         }
     ));
 }
+
+#[test]
+fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
+    use crate::workload::estimates::EstimateModel;
+    let run = |queued_too: bool| {
+        let mut e = Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(
+                vec![
+                    job(1, 0, &[4], 10),
+                    job(2, 1, &[4], 10),
+                    job(3, 5, &[4], 10),
+                ]
+                .into_iter(),
+            ),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::exact(),
+                ..EngineConfig::default()
+            },
+        )
+        .unwrap();
+        e.step_until(SimTime::from_secs(2));
+        e.apply(Command::SetEstimateError {
+            estimates: EstimateModel::uniform_error(30.0),
+            queued_too,
+        })
+        .unwrap();
+        e.step_until(SimTime::from_secs(6));
+        let s = e.snapshot();
+        s.queue
+            .iter()
+            .map(|q| (q.id, q.estimate))
+            .collect::<Vec<_>>()
+    };
+    let ten = SimTime::from_secs(10);
+    let only_new = run(false);
+    assert_eq!(only_new[0], (2, ten), "job 2 was queued before the flip");
+    assert_ne!(only_new[1].1, ten, "job 3 arrived after it");
+    let all = run(true);
+    assert_ne!(all[0].1, ten, "queued_too re-estimates job 2");
+}

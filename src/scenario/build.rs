@@ -476,7 +476,7 @@ fn check_command(
                 }
             }
         }
-        Command::SetEstimates { estimates } => {
+        Command::SetEstimateError { estimates, .. } => {
             estimates
                 .validate()
                 .map_err(|m| s.error_at(span, format!("timeline: {m}")))?;
