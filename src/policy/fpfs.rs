@@ -17,6 +17,9 @@ pub struct Fpfs {
     /// The head job (by arrival sequence) and how often it has been jumped.
     head: Option<(u64, u32)>,
     free: Vec<u32>,
+    /// Which queue positions started in the current pass (kept between
+    /// passes to save the allocation).
+    started: Vec<bool>,
 }
 
 impl Fpfs {
@@ -27,6 +30,7 @@ impl Fpfs {
             spec,
             head: None,
             free: Vec::new(),
+            started: Vec::new(),
         }
     }
 
@@ -49,7 +53,9 @@ impl Policy for Fpfs {
         // Index of the current head among `view.queue`; jobs before it have
         // started in this pass.
         let mut head_idx = 0;
-        let mut started = vec![false; view.queue.len()];
+        let mut started = std::mem::take(&mut self.started);
+        started.clear();
+        started.resize(view.queue.len(), false);
         let mut i = 0;
         while i < view.queue.len() {
             if started[i] {
@@ -94,6 +100,7 @@ impl Policy for Fpfs {
             }
             i += 1;
         }
+        self.started = started;
         if let Some(&k) = view.queue.get(head_idx) {
             let a = view.job(k).arrival;
             if self.head.map(|(h, _)| h) != Some(a) {

@@ -10,7 +10,7 @@ impl Placement for BestFit {
     fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment> {
         greedy(widths, free, |free, used, w| {
             (0..free.len())
-                .filter(|&c| !used[c] && free[c] >= w)
+                .filter(|&c| !used.contains(c) && free[c] >= w)
                 .min_by(|&a, &b| free[a].cmp(&free[b]).then(a.cmp(&b)))
         })
     }

@@ -9,7 +9,7 @@ pub struct FirstFit;
 impl Placement for FirstFit {
     fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment> {
         greedy(widths, free, |free, used, w| {
-            (0..free.len()).find(|&c| !used[c] && free[c] >= w)
+            (0..free.len()).find(|&c| !used.contains(c) && free[c] >= w)
         })
     }
 }

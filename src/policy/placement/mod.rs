@@ -59,29 +59,82 @@ impl PlacementName {
     }
 }
 
-/// Component indices, widest first (ties: lower index first).
-fn widest_first(widths: &[u32]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..widths.len()).collect();
-    order.sort_by(|&a, &b| widths[b].cmp(&widths[a]).then(a.cmp(&b)));
-    order
+/// Clusters already given a component during one placement: a bit set on
+/// the stack for platforms of up to 128 clusters, so that placing (which
+/// the policies do for many queued jobs at every decision point) allocates
+/// nothing until it succeeds.
+pub(crate) struct Used {
+    bits: u128,
+    more: Vec<bool>,
 }
 
-/// Greedy placement shared by the fits: components widest first, each to the
-/// cluster `choose` picks among the unused clusters with room for it.
+impl Used {
+    fn new(clusters: usize) -> Used {
+        Used {
+            bits: 0,
+            more: if clusters > 128 {
+                vec![false; clusters]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    pub(crate) fn contains(&self, c: usize) -> bool {
+        if self.more.is_empty() {
+            self.bits & (1u128 << c) != 0
+        } else {
+            self.more[c]
+        }
+    }
+
+    fn insert(&mut self, c: usize) {
+        if self.more.is_empty() {
+            self.bits |= 1u128 << c;
+        } else {
+            self.more[c] = true;
+        }
+    }
+}
+
+/// Greedy placement shared by the fits: components widest first (ties:
+/// lower index first), each to the cluster `choose` picks among the unused
+/// clusters with room for it.
 fn greedy(
     widths: &[u32],
     free: &[u32],
-    choose: impl Fn(&[u32], &[bool], u32) -> Option<usize>,
+    choose: impl Fn(&[u32], &Used, u32) -> Option<usize>,
 ) -> Option<Assignment> {
     if widths.len() > free.len() {
         return None;
     }
-    let mut used = vec![false; free.len()];
-    let mut out = vec![(0 as ClusterIdx, 0u32); widths.len()];
-    for i in widest_first(widths) {
+    // The widest component needs the freest cluster at least: most jobs
+    // that do not fit are turned away here, before any work.
+    let widest = widths.iter().copied().max().unwrap_or(0);
+    if free.iter().all(|&f| f < widest) {
+        return None;
+    }
+    let mut used = Used::new(free.len());
+    let mut out: Assignment = Vec::new();
+    let mut placed = 0usize;
+    // Widest first without sorting: pick the widest unplaced component each
+    // round (jobs have a handful of components).
+    let mut done = Used::new(widths.len());
+    while placed < widths.len() {
+        let mut i = usize::MAX;
+        for (j, &w) in widths.iter().enumerate() {
+            if !done.contains(j) && (i == usize::MAX || w > widths[i]) {
+                i = j;
+            }
+        }
         let c = choose(free, &used, widths[i])?;
-        used[c] = true;
+        used.insert(c);
+        done.insert(i);
+        if out.is_empty() {
+            out = vec![(0 as ClusterIdx, 0u32); widths.len()];
+        }
         out[i] = (c as ClusterIdx, widths[i]);
+        placed += 1;
     }
     Some(out)
 }

@@ -13,7 +13,7 @@ impl Placement for WorstFit {
             // widths to sorted free counts finds a placement whenever one
             // exists, so failing here means none does.
             let best = (0..free.len())
-                .filter(|&c| !used[c])
+                .filter(|&c| !used.contains(c))
                 .max_by(|&a, &b| free[a].cmp(&free[b]).then(b.cmp(&a)))?;
             (free[best] >= w).then_some(best)
         })
