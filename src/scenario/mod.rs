@@ -115,8 +115,11 @@ impl Scenario {
             let message = e.message().to_string();
             match e.span() {
                 Some(span) => ScenarioError::At {
+                    message: match key_before(&text, span.start) {
+                        Some(key) if !message.contains(key) => format!("`{key}` {message}"),
+                        _ => message,
+                    },
                     at: locate(&text, &origin, span),
-                    message,
                 },
                 None => ScenarioError::Invalid {
                     path: origin.clone(),
@@ -176,6 +179,18 @@ impl Scenario {
     pub fn save_with_log(&self, log: &[(SimTime, Command)]) -> String {
         overrides::append_timeline(&self.text, log)
     }
+}
+
+/// The key whose value starts at byte `at` (`key = value`), so that a
+/// message about a bad value can name its key.
+fn key_before(text: &str, at: usize) -> Option<&str> {
+    let before = text.get(..at)?.trim_end();
+    let before = before.strip_suffix('=')?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        .map_or(0, |i| i + 1);
+    let key = &before[start..];
+    (!key.is_empty()).then_some(key)
 }
 
 /// Line and column (1-based) of a byte offset.
