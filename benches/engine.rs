@@ -48,7 +48,10 @@ fn engine(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.toml");
     for (name, sets) in [
         ("FCFS", vec!["policy.name=fcfs"]),
-        ("FPFS(10) worst fit", vec!["policy.name=fpfs", "policy.max_jumps=10"]),
+        (
+            "FPFS(10) worst fit",
+            vec!["policy.name=fpfs", "policy.max_jumps=10"],
+        ),
     ] {
         let mut all: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         all.push(format!("run.jobs={JOBS}"));
