@@ -78,9 +78,10 @@ fn policies() -> Vec<PolicySpec> {
 }
 
 fn run(p: &Platform, jobs: &[JobSpec], policy: &PolicySpec) -> Vec<JobRecord> {
+    let owned: Vec<JobSpec> = jobs.to_vec();
     let mut e = Engine::new(
         p.clone(),
-        Box::new(jobs.to_vec().into_iter()),
+        Box::new(owned.into_iter()),
         policy,
         EngineConfig {
             estimates: EstimateModel::exact(),
