@@ -138,19 +138,7 @@ pub struct ReplicatedRow {
     pub mean_slowdown: Replicated,
 }
 
-/// The overall figures, in report order.
-pub const OVERALL_FIGURES: [&str; 10] = [
-    "jobs",
-    "art",
-    "mean_wait",
-    "sd_wait",
-    "mean_slowdown",
-    "mean_bounded_slowdown",
-    "utilization",
-    "makespan",
-    "killed",
-    "jumped_ahead",
-];
+pub use crate::metrics::OVERALL_FIGURES;
 
 /// Every figure as mean ± half-width over replications.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +146,46 @@ pub struct ReplicatedSummary {
     pub replications: usize,
     pub overall: Vec<(&'static str, Replicated)>,
     pub groups: [Vec<ReplicatedRow>; 3],
+    /// Per SWF user (empty without users).
+    pub users: Vec<ReplicatedRow>,
+}
+
+/// The rows of one table over replications, matched by label (a label a
+/// replication lacks counts as an empty row there).
+fn replicate_rows(
+    summaries: &[&Summary],
+    table: impl Fn(&Summary) -> &Vec<crate::metrics::GroupRow>,
+) -> Vec<ReplicatedRow> {
+    let Some(first) = summaries.first() else {
+        return Vec::new();
+    };
+    table(first)
+        .iter()
+        .map(|row| {
+            let col = |f: fn(&crate::metrics::GroupRow) -> f64| -> Replicated {
+                let xs: Vec<f64> = summaries
+                    .iter()
+                    .map(|s| {
+                        table(s)
+                            .iter()
+                            .find(|r| r.label == row.label)
+                            .map_or(0.0, f)
+                    })
+                    .collect();
+                Replicated::of(&xs)
+            };
+            ReplicatedRow {
+                label: row.label.clone(),
+                range: row.range.clone(),
+                count: col(|r| r.count as f64),
+                number_pct: col(|r| r.number_pct),
+                load_pct: col(|r| r.load_pct),
+                art: col(|r| r.art),
+                mean_wait: col(|r| r.mean_wait),
+                mean_slowdown: col(|r| r.mean_slowdown),
+            }
+        })
+        .collect()
 }
 
 impl ReplicatedSummary {
@@ -167,39 +195,13 @@ impl ReplicatedSummary {
             Replicated::of(&xs)
         };
         let overall = OVERALL_FIGURES.iter().map(|&n| (n, fig(n))).collect();
-        let groups = Grouping::ALL.map(|g| {
-            let first = summaries
-                .first()
-                .map(|s| s.groups[g as usize].clone())
-                .unwrap_or_default();
-            first
-                .iter()
-                .enumerate()
-                .map(|(i, row)| {
-                    let col = |f: fn(&crate::metrics::GroupRow) -> f64| -> Replicated {
-                        let xs: Vec<f64> = summaries
-                            .iter()
-                            .map(|s| f(&s.groups[g as usize][i]))
-                            .collect();
-                        Replicated::of(&xs)
-                    };
-                    ReplicatedRow {
-                        label: row.label.clone(),
-                        range: row.range.clone(),
-                        count: col(|r| r.count as f64),
-                        number_pct: col(|r| r.number_pct),
-                        load_pct: col(|r| r.load_pct),
-                        art: col(|r| r.art),
-                        mean_wait: col(|r| r.mean_wait),
-                        mean_slowdown: col(|r| r.mean_slowdown),
-                    }
-                })
-                .collect()
-        });
+        let groups = Grouping::ALL.map(|g| replicate_rows(summaries, |s| &s.groups[g as usize]));
+        let users = replicate_rows(summaries, |s| &s.users);
         ReplicatedSummary {
             replications: summaries.len(),
             overall,
             groups,
+            users,
         }
     }
 

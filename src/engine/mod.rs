@@ -15,7 +15,7 @@ use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even
 use crate::policy::placement::Assignment;
 use crate::policy::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
 use crate::workload::JobSource;
-use crate::workload::estimates::{EstimateModel, Estimator};
+use crate::workload::estimates::{EstimateModel, Estimator, OnOverrun};
 use serde::{Deserialize, Serialize};
 use slab::Slab;
 use thiserror::Error;
@@ -50,6 +50,8 @@ pub struct ActiveJob {
     rate_since: SimTime,
     version: u32,
     pub jumped_ahead: bool,
+    /// Times the job was aborted and requeued.
+    pub requeues: u32,
 }
 
 impl ActiveJob {
@@ -161,6 +163,10 @@ pub struct Counters {
     pub finished: u64,
     pub killed: u64,
     pub started_ahead: u64,
+    /// Jobs aborted at their estimate and put back in the queue.
+    pub requeued: u64,
+    /// Running jobs that reached the end of their estimate.
+    pub overruns: u64,
 }
 
 pub struct Engine {
@@ -302,7 +308,7 @@ impl Engine {
         self.counters.events += 1;
         match ev.kind {
             EventKind::Completion { job, version } => self.complete(job, version),
-            EventKind::EstimateExpiry { .. } => {}
+            EventKind::EstimateExpiry { job, version } => self.overrun(job, version),
             EventKind::Command { index } => {
                 let cmd = self.timeline[index].clone();
                 // Scenario validation has checked timeline commands; one
@@ -507,6 +513,7 @@ impl Engine {
             rate_since: SimTime::ZERO,
             version: 0,
             jumped_ahead: false,
+            requeues: 0,
         }));
         self.queue.push(key);
         self.dirty = true;
@@ -619,6 +626,9 @@ impl Engine {
         let left = SimTime((job.remaining / job.rate).ceil() as i64);
         let at = self.now + left;
         let version = job.version;
+        // The estimate runs out before the work is done: the policy must
+        // hear of it then (and the overrun setting applies).
+        let expires = job.estimated_end();
         self.events.push(
             at,
             EventKind::Completion {
@@ -626,6 +636,55 @@ impl Engine {
                 version,
             },
         );
+        if expires < at && expires >= self.now {
+            self.events.push(
+                expires,
+                EventKind::EstimateExpiry {
+                    job: key.0,
+                    version,
+                },
+            );
+        }
+    }
+
+    /// A running job has reached the end of its estimate with work left.
+    fn overrun(&mut self, slot: usize, version: u32) {
+        match self.jobs.get(slot) {
+            Some(j) if j.state == JobState::Running && j.version == version => {}
+            _ => return, // stale: the job has ended or was rescheduled
+        }
+        self.counters.overruns += 1;
+        self.dirty = true;
+        match self.estimator.model().on_overrun {
+            OnOverrun::Continue => {}
+            OnOverrun::Kill => self.finish(slot, true),
+            OnOverrun::Requeue => {
+                if self.jobs[slot].jumped_ahead {
+                    self.requeue(slot);
+                }
+            }
+        }
+    }
+
+    /// Aborts a running job and puts it back in the queue at its arrival
+    /// position; its work starts again from nothing.
+    fn requeue(&mut self, slot: usize) {
+        let job = self.jobs[slot].clone();
+        self.release(slot, &job);
+        let job = &mut self.jobs[slot];
+        job.state = JobState::Queued;
+        job.assignment.clear();
+        job.processors.clear();
+        job.remaining = job.spec.runtime.0 as f64;
+        job.rate = 1.0;
+        job.version = job.version.wrapping_add(1);
+        job.jumped_ahead = false;
+        job.requeues += 1;
+        let arrival = job.arrival;
+        let jobs = &self.jobs;
+        let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
+        self.queue.insert(pos, JobKey(slot));
+        self.counters.requeued += 1;
     }
 
     /// Changes a running job's execution rate from now on (the mechanism
@@ -650,9 +709,17 @@ impl Engine {
             Some(j) if j.state == JobState::Running && j.version == version => {}
             _ => return, // stale: the job was rescheduled or has gone
         }
+        self.finish(slot, false);
+    }
+
+    /// The job leaves the system now: done, or killed with work left.
+    fn finish(&mut self, slot: usize, killed: bool) {
         let job = self.jobs.remove(slot);
         self.release(slot, &job);
         self.counters.finished += 1;
+        if killed {
+            self.counters.killed += 1;
+        }
         self.finished.push(JobRecord {
             id: job.spec.id,
             arrival: job.arrival,
@@ -671,7 +738,8 @@ impl Engine {
             user: job.spec.user,
             injected: job.spec.injected,
             jumped_ahead: job.jumped_ahead,
-            killed: false,
+            killed,
+            requeues: job.requeues,
         });
         self.dirty = true;
     }

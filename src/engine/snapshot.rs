@@ -80,6 +80,11 @@ pub struct EngineSnapshot {
 }
 
 pub(super) fn build(e: &Engine) -> EngineSnapshot {
+    let plan = e.policy.plan(&e.view());
+    let planned: std::collections::HashMap<u64, SimTime> = plan
+        .as_ref()
+        .map(|p| p.reservations.iter().copied().collect())
+        .unwrap_or_default();
     let queue = e
         .queue
         .iter()
@@ -92,7 +97,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                 components: j.spec.components.clone(),
                 estimate: j.estimate,
                 injected: j.spec.injected,
-                planned_start: None,
+                planned_start: planned.get(&j.spec.id).copied(),
             }
         })
         .collect();
@@ -151,7 +156,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         queue,
         running,
         clusters,
-        backfill: None,
+        backfill: plan,
         done: e.is_done(),
     }
 }

@@ -110,8 +110,11 @@ pub struct Metrics {
     pub jumped_ahead: Acc,
     pub in_order: Acc,
     pub killed: u64,
+    pub requeued: u64,
     pub injected: u64,
     pub excluded: u64,
+    /// Per SWF user id, when the workload has users.
+    users: std::collections::BTreeMap<i64, Acc>,
     first_submit: Option<SimTime>,
     last_end: SimTime,
 }
@@ -132,6 +135,8 @@ impl Metrics {
             jumped_ahead: Acc::default(),
             in_order: Acc::default(),
             killed: 0,
+            requeued: 0,
+            users: Default::default(),
             injected: 0,
             excluded: 0,
             first_submit: None,
@@ -162,6 +167,10 @@ impl Metrics {
             self.in_order.add(&f);
         }
         self.killed += r.killed as u64;
+        self.requeued += r.requeues as u64;
+        if let Some(u) = r.user {
+            self.users.entry(u).or_default().add(&f);
+        }
         self.injected += r.injected as u64;
         self.first_submit = Some(self.first_submit.map_or(r.submit, |s| s.min(r.submit)));
         self.last_end = self.last_end.max(r.end);
@@ -214,9 +223,26 @@ impl Metrics {
             utilization: self.utilization(),
             makespan: self.makespan(),
             killed: self.killed,
+            requeued: self.requeued,
             jumped_ahead: self.jumped_ahead.count,
             jumped_ahead_wait: self.jumped_ahead.mean_wait(),
+            jumped_ahead_slowdown: self.jumped_ahead.mean_slowdown(),
             in_order_wait: self.in_order.mean_wait(),
+            in_order_slowdown: self.in_order.mean_slowdown(),
+            users: self
+                .users
+                .iter()
+                .map(|(u, a)| GroupRow {
+                    label: format!("u{u}"),
+                    range: u.to_string(),
+                    count: a.count,
+                    number_pct: pct(a.count as f64, self.overall.count as f64),
+                    load_pct: pct(a.load, self.overall.load),
+                    art: a.art(),
+                    mean_wait: a.mean_wait(),
+                    mean_slowdown: a.mean_slowdown(),
+                })
+                .collect(),
             groups: [
                 self.group_rows(Grouping::Size),
                 self.group_rows(Grouping::Components),
@@ -229,6 +255,26 @@ impl Metrics {
 fn pct(x: f64, total: f64) -> f64 {
     if total > 0.0 { 100.0 * x / total } else { 0.0 }
 }
+
+/// The overall figures, in report order: what `[expect]`, sweeps and the
+/// JSON summary name them.
+pub const OVERALL_FIGURES: [&str; 15] = [
+    "jobs",
+    "art",
+    "mean_wait",
+    "sd_wait",
+    "mean_slowdown",
+    "mean_bounded_slowdown",
+    "utilization",
+    "makespan",
+    "killed",
+    "requeued",
+    "jumped_ahead",
+    "jumped_ahead_wait",
+    "jumped_ahead_slowdown",
+    "in_order_wait",
+    "in_order_slowdown",
+];
 
 /// One row of a group table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -256,10 +302,17 @@ pub struct Summary {
     pub utilization: f64,
     pub makespan: f64,
     pub killed: u64,
-    /// Jobs that started ahead of an earlier-queued job.
+    /// Aborts at the estimate followed by a return to the queue.
+    pub requeued: u64,
+    /// Jobs that started ahead of an earlier-queued job (FPFS jumps,
+    /// backfills), and the wait and slowdown of those and of the rest.
     pub jumped_ahead: u64,
     pub jumped_ahead_wait: f64,
+    pub jumped_ahead_slowdown: f64,
     pub in_order_wait: f64,
+    pub in_order_slowdown: f64,
+    /// One row per SWF user (empty when the workload has no users).
+    pub users: Vec<GroupRow>,
     /// Size, components, widest.
     pub groups: [Vec<GroupRow>; 3],
 }
@@ -279,7 +332,12 @@ impl Summary {
                 "utilization" => self.utilization,
                 "makespan" => self.makespan,
                 "killed" => self.killed as f64,
+                "requeued" => self.requeued as f64,
                 "jumped_ahead" => self.jumped_ahead as f64,
+                "jumped_ahead_wait" => self.jumped_ahead_wait,
+                "jumped_ahead_slowdown" => self.jumped_ahead_slowdown,
+                "in_order_wait" => self.in_order_wait,
+                "in_order_slowdown" => self.in_order_slowdown,
                 _ => return None,
             })
         };
@@ -306,21 +364,7 @@ impl Summary {
 
     /// Every figure name `figure` answers for this summary.
     pub fn figure_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = [
-            "jobs",
-            "art",
-            "mean_wait",
-            "sd_wait",
-            "mean_slowdown",
-            "mean_bounded_slowdown",
-            "utilization",
-            "makespan",
-            "killed",
-            "jumped_ahead",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut v: Vec<String> = OVERALL_FIGURES.iter().map(|s| s.to_string()).collect();
         for g in Grouping::ALL {
             for r in &self.groups[g as usize] {
                 for n in [
@@ -366,6 +410,7 @@ mod tests {
             injected: false,
             jumped_ahead: false,
             killed: false,
+            requeues: 0,
         }
     }
 

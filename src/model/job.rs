@@ -65,6 +65,8 @@ pub struct JobRecord {
     pub jumped_ahead: bool,
     /// Stopped by the system before finishing its work.
     pub killed: bool,
+    /// Times the job was aborted and put back in the queue before this run.
+    pub requeues: u32,
 }
 
 impl JobRecord {

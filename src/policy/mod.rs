@@ -5,8 +5,12 @@
 //! engine state. Policies are chosen by name through a [`PolicySpec`] so that
 //! scenarios, the console and the command log all speak the same language.
 
+pub mod backfill;
+pub mod conservative;
+pub mod easy;
 pub mod fpfs;
 pub mod placement;
+pub mod profile;
 
 use crate::engine::{ActiveJob, JobKey};
 use crate::model::{Platform, SimTime};
@@ -25,16 +29,34 @@ pub enum PolicyName {
     /// head may be jumped at most `max_jumps` times.
     #[default]
     Fpfs,
+    /// EASY (aggressive) backfilling: the head holds a reservation; later
+    /// jobs may start if they do not delay it.
+    Easy,
+    /// Conservative backfilling: every queued job holds a reservation; a
+    /// job may start early only if it delays none.
+    Conservative,
 }
 
 impl PolicyName {
-    pub const ALL: [PolicyName; 2] = [PolicyName::Fcfs, PolicyName::Fpfs];
+    pub const ALL: [PolicyName; 4] = [
+        PolicyName::Fcfs,
+        PolicyName::Fpfs,
+        PolicyName::Easy,
+        PolicyName::Conservative,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             PolicyName::Fcfs => "fcfs",
             PolicyName::Fpfs => "fpfs",
+            PolicyName::Easy => "easy",
+            PolicyName::Conservative => "conservative",
         }
+    }
+
+    /// Whether the policy reads runtime estimates.
+    pub fn uses_estimates(self) -> bool {
+        matches!(self, PolicyName::Easy | PolicyName::Conservative)
     }
 }
 
@@ -122,6 +144,9 @@ pub struct PolicySpec {
     pub max_jumps: MaxJumps,
     #[serde(default)]
     pub placement: PlacementName,
+    /// Backfilling: the order in which queued jobs are considered.
+    #[serde(default)]
+    pub order: backfill::BackfillOrder,
 }
 
 impl PolicySpec {
@@ -153,6 +178,10 @@ impl PolicySpec {
                 Box::new(fpfs::Fpfs::new(MaxJumps::Limit(0), placement, self.clone()))
             }
             PolicyName::Fpfs => Box::new(fpfs::Fpfs::new(self.max_jumps, placement, self.clone())),
+            PolicyName::Easy => Box::new(easy::Easy::new(placement, self.clone())),
+            PolicyName::Conservative => {
+                Box::new(conservative::Conservative::new(placement, self.clone()))
+            }
         })
     }
 
@@ -162,6 +191,17 @@ impl PolicySpec {
         match self.name {
             PolicyName::Fcfs => format!("FCFS + {place}"),
             PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
+            PolicyName::Easy | PolicyName::Conservative => {
+                let name = if self.name == PolicyName::Easy {
+                    "EASY backfilling"
+                } else {
+                    "conservative backfilling"
+                };
+                match self.order {
+                    backfill::BackfillOrder::Arrival => format!("{name} + {place}"),
+                    o => format!("{name} ({} first) + {place}", o.describe()),
+                }
+            }
         }
     }
 }
@@ -211,6 +251,9 @@ pub enum PolicyState {
         jumps: u32,
         max_jumps: MaxJumps,
     },
+    /// EASY and conservative backfilling: the head job and its reservation
+    /// (the shadow time), if it has one.
+    Backfill { head: u64, shadow: Option<SimTime> },
 }
 
 pub trait Policy: Send {
@@ -223,4 +266,10 @@ pub trait Policy: Send {
 
     /// The policy's state for display.
     fn state(&self, view: &SystemView<'_>) -> PolicyState;
+
+    /// What a backfilling policy has planned (reservations, shadow time,
+    /// extra processors), for the console; `None` for other policies.
+    fn plan(&self, _view: &SystemView<'_>) -> Option<crate::engine::BackfillView> {
+        None
+    }
 }

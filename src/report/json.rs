@@ -55,6 +55,10 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
             Value::Array(s.groups[g as usize].iter().map(row).collect()),
         );
     }
+    groups.insert(
+        "user".to_string(),
+        Value::Array(s.users.iter().map(row).collect()),
+    );
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();

@@ -31,6 +31,10 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         out.push('\n');
         out.push_str(&groups(&s, g));
     }
+    if !s.users.is_empty() {
+        out.push('\n');
+        out.push_str(&users(&s, 10));
+    }
     out
 }
 
@@ -63,9 +67,63 @@ pub fn overall(s: &ReplicatedSummary) -> String {
         "  started ahead         {}",
         cell(f("jumped_ahead"), 0)
     );
-    let k = f("killed");
-    if k.mean > 0.0 {
-        let _ = writeln!(out, "  killed                {}", cell(k, 0));
+    if f("jumped_ahead").mean > 0.0 {
+        let _ = writeln!(
+            out,
+            "    wait / slowdown     {} / {} (in order: {} / {})",
+            cell(f("jumped_ahead_wait"), 3),
+            cell(f("jumped_ahead_slowdown"), 3),
+            cell(f("in_order_wait"), 3),
+            cell(f("in_order_slowdown"), 3)
+        );
+    }
+    for (name, label) in [("killed", "killed"), ("requeued", "requeued")] {
+        let k = f(name);
+        if k.mean > 0.0 {
+            let _ = writeln!(out, "  {label:<21} {}", cell(k, 0));
+        }
+    }
+    out
+}
+
+/// The busiest users (by job count) of an SWF workload.
+pub fn users(s: &ReplicatedSummary, most: usize) -> String {
+    let mut out = String::new();
+    if s.users.is_empty() {
+        return out;
+    }
+    let mut rows: Vec<_> = s.users.iter().collect();
+    rows.sort_by(|a, b| {
+        b.count
+            .mean
+            .total_cmp(&a.count.mean)
+            .then(a.label.cmp(&b.label))
+    });
+    let _ = writeln!(
+        out,
+        "  {:<8} {:>10} {:>8} {:>8} {:>14} {:>14} {:>14}   ({} of {} users)",
+        "by user",
+        "jobs",
+        "num %",
+        "load %",
+        "ART",
+        "mean wait",
+        "slowdown",
+        most.min(rows.len()),
+        rows.len()
+    );
+    for r in rows.into_iter().take(most) {
+        let _ = writeln!(
+            out,
+            "  {:<8} {:>10} {:>8} {:>8} {:>14} {:>14} {:>14}",
+            r.label,
+            cell(r.count, 0),
+            format!("{:.2}", r.number_pct.mean),
+            format!("{:.2}", r.load_pct.mean),
+            cell(r.art, 1),
+            cell(r.mean_wait, 1),
+            cell(r.mean_slowdown, 3),
+        );
     }
     out
 }

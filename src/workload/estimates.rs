@@ -22,9 +22,40 @@ pub enum EstimateSource {
     Trace,
     /// The actual run time off by a uniform error of up to ±`error_percent` %.
     UniformError,
+    /// The actual run time times a factor drawn uniformly from
+    /// [`factor_min`, `factor_max`]: users who always ask for more.
+    Overestimate,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// What happens to a job still running when its estimate runs out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnOverrun {
+    /// Keep running: the estimate was simply wrong; reservations are
+    /// recomputed from the new facts.
+    #[default]
+    Continue,
+    /// Stop the job at its estimate (SWF walltime semantics); it is counted
+    /// as killed and its work is lost.
+    Kill,
+    /// Abort a job that was started ahead of the queue (backfilled or
+    /// jumped) and put it back in the queue at its arrival position, to run
+    /// again from the start (aggressive backfilling with abort). A job that
+    /// started in order keeps running.
+    Requeue,
+}
+
+impl OnOverrun {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnOverrun::Continue => "continue",
+            OnOverrun::Kill => "kill",
+            OnOverrun::Requeue => "requeue",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EstimateModel {
     #[serde(default)]
@@ -32,13 +63,37 @@ pub struct EstimateModel {
     /// E for `uniform-error`, in percent (0 ≤ E < 100).
     #[serde(default)]
     pub error_percent: f64,
+    /// The factor range for `overestimate` (1 ≤ min ≤ max).
+    #[serde(default = "one")]
+    pub factor_min: f64,
+    #[serde(default = "one")]
+    pub factor_max: f64,
+    /// What happens when a running job reaches the end of its estimate.
+    #[serde(default)]
+    pub on_overrun: OnOverrun,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Default for EstimateModel {
+    fn default() -> Self {
+        EstimateModel {
+            source: EstimateSource::default(),
+            error_percent: 0.0,
+            factor_min: 1.0,
+            factor_max: 1.0,
+            on_overrun: OnOverrun::default(),
+        }
+    }
 }
 
 impl EstimateModel {
     pub fn exact() -> EstimateModel {
         EstimateModel {
             source: EstimateSource::Exact,
-            error_percent: 0.0,
+            ..EstimateModel::default()
         }
     }
 
@@ -46,7 +101,22 @@ impl EstimateModel {
         EstimateModel {
             source: EstimateSource::UniformError,
             error_percent: percent,
+            ..EstimateModel::default()
         }
+    }
+
+    pub fn overestimate(factor_min: f64, factor_max: f64) -> EstimateModel {
+        EstimateModel {
+            source: EstimateSource::Overestimate,
+            factor_min,
+            factor_max,
+            ..EstimateModel::default()
+        }
+    }
+
+    pub fn with_overrun(mut self, on_overrun: OnOverrun) -> EstimateModel {
+        self.on_overrun = on_overrun;
+        self
     }
 
     /// Checks the settings, saying what is allowed.
@@ -57,6 +127,13 @@ impl EstimateModel {
                 self.error_percent
             ));
         }
+        let f_ok = |x: f64| x.is_finite() && x >= 1.0;
+        if !(f_ok(self.factor_min) && f_ok(self.factor_max) && self.factor_min <= self.factor_max) {
+            return Err(format!(
+                "factor_min and factor_max must be at least 1 with factor_min ≤ factor_max, found {} and {}",
+                self.factor_min, self.factor_max
+            ));
+        }
         Ok(())
     }
 }
@@ -64,11 +141,18 @@ impl EstimateModel {
 impl fmt::Display for EstimateModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.source {
-            EstimateSource::Auto => f.write_str("workload's own, else exact"),
-            EstimateSource::Exact => f.write_str("exact"),
-            EstimateSource::Trace => f.write_str("trace"),
-            EstimateSource::UniformError => write!(f, "±{} % uniform error", self.error_percent),
+            EstimateSource::Auto => f.write_str("workload's own, else exact")?,
+            EstimateSource::Exact => f.write_str("exact")?,
+            EstimateSource::Trace => f.write_str("trace")?,
+            EstimateSource::UniformError => write!(f, "±{} % uniform error", self.error_percent)?,
+            EstimateSource::Overestimate => {
+                write!(f, "over by ×{}–{}", self.factor_min, self.factor_max)?
+            }
         }
+        if self.on_overrun != OnOverrun::Continue {
+            write!(f, ", {} on overrun", self.on_overrun.as_str())?;
+        }
+        Ok(())
     }
 }
 
@@ -103,6 +187,15 @@ impl Estimator {
                 let u: f64 = self.rng.random_range(-1.0..=1.0);
                 let t = job.runtime.0 as f64 * (1.0 + e * u);
                 SimTime(t.round().max(1.0) as i64)
+            }
+            EstimateSource::Overestimate => {
+                let (lo, hi) = (self.model.factor_min, self.model.factor_max);
+                let f: f64 = if hi > lo {
+                    self.rng.random_range(lo..=hi)
+                } else {
+                    lo
+                };
+                SimTime((job.runtime.0 as f64 * f).round() as i64)
             }
         }
     }
@@ -147,5 +240,11 @@ mod tests {
             SimTime::from_secs(20)
         );
         assert!(EstimateModel::uniform_error(100.0).validate().is_err());
+        assert!(EstimateModel::overestimate(2.0, 1.5).validate().is_err());
+        let mut over = Estimator::new(EstimateModel::overestimate(1.5, 3.0), 2);
+        for _ in 0..1000 {
+            let e = over.estimate(&j).as_secs_f64();
+            assert!((15.0..=30.0).contains(&e), "{e}");
+        }
     }
 }

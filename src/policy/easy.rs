@@ -1,0 +1,203 @@
+//! EASY (aggressive) backfilling.
+//!
+//! Jobs start in queue order while the head fits. When it does not, the
+//! head gets a reservation: the earliest time (the *shadow time*) at which
+//! the placement can place all its components, given the running jobs'
+//! *estimated* ends; the processors left over on each cluster at that time
+//! are the *extra* processors. A later job may then start now if it fits now
+//! and either is expected to end by the shadow time or uses only extra
+//! processors (which it then takes from the extra). Everything is
+//! recomputed at every decision point.
+
+use super::backfill::{expected_span, releases};
+use super::placement::{Assignment, Placement};
+use super::profile::Profile;
+use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use crate::engine::{BackfillView, JobKey};
+use crate::model::SimTime;
+
+pub struct Easy {
+    placement: Box<dyn Placement>,
+    spec: PolicySpec,
+    free: Vec<u32>,
+    started: Vec<(JobKey, Assignment)>,
+    candidates: Vec<usize>,
+    /// The head's reservation from the last decision point.
+    plan: BackfillView,
+}
+
+/// The head job's reservation: when and where it can start, and the
+/// processors per cluster left over then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reservation {
+    pub shadow: SimTime,
+    pub assignment: Assignment,
+    pub extra: Vec<u32>,
+}
+
+impl Easy {
+    pub fn new(placement: Box<dyn Placement>, spec: PolicySpec) -> Easy {
+        Easy {
+            placement,
+            spec,
+            free: Vec::new(),
+            started: Vec::new(),
+            candidates: Vec::new(),
+            plan: BackfillView::default(),
+        }
+    }
+}
+
+/// The head's reservation given the free processors now, the running jobs
+/// and those started in this pass; `None` if it can never be placed.
+pub fn reserve_head(
+    view: &SystemView<'_>,
+    placement: &dyn Placement,
+    head: JobKey,
+    free: &[u32],
+    started: &[(JobKey, Assignment)],
+) -> Option<Reservation> {
+    let rel = releases(view, started);
+    let profile = Profile::new(view.now, free, &rel);
+    let widths = &view.job(head).spec.components;
+    // The head needs its processors from the shadow time on, for as long
+    // as it runs; only what is free for good at that time counts, so a
+    // step's free counts are enough: they never fall later (no other
+    // reservation exists under EASY).
+    for k in 0..profile.steps() {
+        let f = profile.free_at(k);
+        if let Some(a) = placement.place(widths, &f) {
+            let mut extra = f;
+            for &(c, w) in &a {
+                extra[c as usize] -= w;
+            }
+            return Some(Reservation {
+                shadow: profile.time(k),
+                assignment: a,
+                extra,
+            });
+        }
+    }
+    None
+}
+
+impl Policy for Easy {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        self.free.clear();
+        self.free.extend_from_slice(view.free);
+        self.started.clear();
+        self.plan = BackfillView::default();
+        // Start jobs in queue order while the head fits.
+        let mut head = 0;
+        while head < view.queue.len() {
+            let key = view.queue[head];
+            let Some(a) = self
+                .placement
+                .place(&view.job(key).spec.components, &self.free)
+            else {
+                break;
+            };
+            for &(c, w) in &a {
+                self.free[c as usize] -= w;
+            }
+            self.started.push((key, a.clone()));
+            out.push(Decision {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+            });
+            head += 1;
+        }
+        if head >= view.queue.len() {
+            return;
+        }
+        let head_key = view.queue[head];
+        let Some(mut r) = reserve_head(
+            view,
+            self.placement.as_ref(),
+            head_key,
+            &self.free,
+            &self.started,
+        ) else {
+            return;
+        };
+        self.plan = BackfillView {
+            head: Some(view.job(head_key).spec.id),
+            shadow: Some(r.shadow),
+            extra: r.extra.clone(),
+            reservations: vec![(view.job(head_key).spec.id, r.shadow)],
+        };
+        // Backfill the rest in the configured order.
+        self.candidates.clear();
+        self.candidates.extend(head + 1..view.queue.len());
+        self.spec.order.sort(view, &mut self.candidates);
+        let mut within = vec![0u32; self.free.len()];
+        for &i in &self.candidates {
+            if self.free.iter().all(|&f| f == 0) {
+                break;
+            }
+            let key = view.queue[i];
+            let job = view.job(key);
+            let widths = &job.spec.components;
+            // Ends by the shadow time: anything free now will do.
+            let mut chosen = None;
+            if let Some(a) = self.placement.place(widths, &self.free)
+                && view.now + expected_span(view.platform, job.estimate, &a) <= r.shadow
+            {
+                chosen = Some(a);
+            }
+            // Otherwise only processors that are extra at the shadow time.
+            if chosen.is_none() {
+                for (w, (&f, &x)) in within.iter_mut().zip(self.free.iter().zip(&r.extra)) {
+                    *w = f.min(x);
+                }
+                if let Some(a) = self.placement.place(widths, &within) {
+                    for &(c, w) in &a {
+                        r.extra[c as usize] -= w;
+                    }
+                    chosen = Some(a);
+                }
+            }
+            if let Some(a) = chosen {
+                for &(c, w) in &a {
+                    self.free[c as usize] -= w;
+                }
+                out.push(Decision {
+                    job: key,
+                    assignment: a,
+                    kind: StartKind::Ahead,
+                });
+            }
+        }
+        self.plan.extra = r.extra;
+    }
+
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        match view.queue.first() {
+            Some(&k) => PolicyState::Backfill {
+                head: view.job(k).spec.id,
+                shadow: self
+                    .plan
+                    .shadow
+                    .filter(|_| self.plan.head == Some(view.job(k).spec.id)),
+            },
+            None => PolicyState::Idle,
+        }
+    }
+
+    fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
+        let head = view.queue.first().map(|&k| view.job(k).spec.id);
+        if head.is_some() && head == self.plan.head {
+            Some(self.plan.clone())
+        } else {
+            Some(BackfillView {
+                head,
+                ..BackfillView::default()
+            })
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The availability profile: free processors per cluster as a step function
+//! of future time, built from running jobs' expected ends and the
+//! reservations made so far. Conservative backfilling plans every queued
+//! job in it; EASY uses its first steps for the head's reservation.
+
+use super::placement::{Assignment, Placement};
+use crate::model::SimTime;
+
+/// Free processors per cluster from `times[k]` until `times[k + 1]` (the
+/// last step lasts forever). Counts may go below zero where a reservation
+/// was made on estimates that turned out wrong; such steps fit nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Profile {
+    clusters: usize,
+    times: Vec<SimTime>,
+    free: Vec<i64>,
+    /// Scratch for the minimum over a window.
+    window: Vec<u32>,
+}
+
+impl Profile {
+    /// The profile from `now`: `free` now, plus `releases` (end, cluster,
+    /// width) sorted by end.
+    pub fn new(now: SimTime, free: &[u32], releases: &[(SimTime, u16, u32)]) -> Profile {
+        let clusters = free.len();
+        let mut p = Profile {
+            clusters,
+            times: vec![now],
+            free: free.iter().map(|&f| f as i64).collect(),
+            window: vec![0; clusters],
+        };
+        for &(t, c, w) in releases {
+            let t = t.max(now);
+            if *p.times.last().unwrap_or(&now) != t {
+                let last = p.free.len() - clusters;
+                p.times.push(t);
+                p.free.extend_from_within(last..);
+            }
+            let base = p.free.len() - clusters;
+            p.free[base + c as usize] += w as i64;
+        }
+        p
+    }
+
+    pub fn steps(&self) -> usize {
+        self.times.len()
+    }
+
+    pub fn time(&self, k: usize) -> SimTime {
+        self.times[k]
+    }
+
+    fn row(&self, k: usize) -> &[i64] {
+        &self.free[k * self.clusters..(k + 1) * self.clusters]
+    }
+
+    /// Free processors per cluster at step `k`, negatives as zero.
+    pub fn free_at(&self, k: usize) -> Vec<u32> {
+        self.row(k).iter().map(|&f| f.max(0) as u32).collect()
+    }
+
+    /// The step holding time `t`.
+    fn step_of(&self, t: SimTime) -> usize {
+        self.times.partition_point(|&x| x <= t).saturating_sub(1)
+    }
+
+    /// Makes `t` a step boundary and returns its step.
+    fn split(&mut self, t: SimTime) -> usize {
+        let k = self.step_of(t);
+        if self.times[k] == t {
+            return k;
+        }
+        let row: Vec<i64> = self.row(k).to_vec();
+        self.times.insert(k + 1, t);
+        let at = (k + 1) * self.clusters;
+        self.free.splice(at..at, row);
+        k + 1
+    }
+
+    /// Adds `sign × width` on each assigned cluster over [from, to).
+    fn add(&mut self, from: SimTime, to: SimTime, assignment: &Assignment, sign: i64) {
+        if to <= from {
+            return;
+        }
+        let a = self.split(from);
+        let b = if to == SimTime::MAX {
+            self.times.len()
+        } else {
+            self.split(to)
+        };
+        for k in a..b {
+            for &(c, w) in assignment {
+                self.free[k * self.clusters + c as usize] += sign * w as i64;
+            }
+        }
+    }
+
+    /// Holds the processors of `assignment` over [from, from + span).
+    pub fn reserve(&mut self, from: SimTime, span: SimTime, assignment: &Assignment) {
+        self.add(from, from.saturating_add(span), assignment, -1);
+    }
+
+    /// Gives back a reservation made with [`Profile::reserve`].
+    pub fn release(&mut self, from: SimTime, span: SimTime, assignment: &Assignment) {
+        self.add(from, from.saturating_add(span), assignment, 1);
+    }
+
+    /// The earliest step start at which `placement` can place `widths` for
+    /// `span` (the minimum free count over the window on every cluster),
+    /// at or after `from`. `span_of` gives the span an assignment really
+    /// needs (slower clusters stretch it); the window is checked again for
+    /// it. Returns the start and the assignment.
+    pub fn earliest(
+        &mut self,
+        from: SimTime,
+        widths: &[u32],
+        span: SimTime,
+        placement: &dyn Placement,
+        span_of: &dyn Fn(&Assignment) -> SimTime,
+    ) -> Option<(SimTime, Assignment)> {
+        let first = self.step_of(from);
+        for k in first..self.times.len() {
+            let t = self.times[k].max(from);
+            if !self.window_min(k, t.saturating_add(span)) {
+                continue;
+            }
+            let Some(a) = placement.place(widths, &self.window) else {
+                continue;
+            };
+            let need = span_of(&a);
+            if need > span && !self.fits_over(k, t.saturating_add(need), &a) {
+                continue;
+            }
+            return Some((t, a));
+        }
+        None
+    }
+
+    /// Fills `self.window` with the minimum free count per cluster over the
+    /// steps from `k` until `end`; false when some cluster is below zero
+    /// there for every width (nothing can fit).
+    fn window_min(&mut self, k: usize, end: SimTime) -> bool {
+        let c = self.clusters;
+        for i in 0..c {
+            self.window[i] = self.free[k * c + i].max(0) as u32;
+        }
+        let mut j = k + 1;
+        while j < self.times.len() && self.times[j] < end {
+            for i in 0..c {
+                let f = self.free[j * c + i].max(0) as u32;
+                if f < self.window[i] {
+                    self.window[i] = f;
+                }
+            }
+            j += 1;
+        }
+        self.window.iter().any(|&f| f > 0)
+    }
+
+    fn fits_over(&self, k: usize, end: SimTime, a: &Assignment) -> bool {
+        let mut j = k;
+        while j < self.times.len() && (j == k || self.times[j] < end) {
+            if a.iter()
+                .any(|&(c, w)| self.free[j * self.clusters + c as usize] < w as i64)
+            {
+                return false;
+            }
+            j += 1;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::placement::WorstFit;
+
+    fn s(x: i64) -> SimTime {
+        SimTime::from_secs(x)
+    }
+
+    #[test]
+    fn builds_steps_and_finds_the_earliest_window() {
+        // One cluster: 2 free now, +3 at 10, +5 at 20.
+        let mut p = Profile::new(s(0), &[2], &[(s(10), 0, 3), (s(20), 0, 5)]);
+        assert_eq!(p.steps(), 3);
+        let one = |_: &Assignment| s(5);
+        assert_eq!(
+            p.earliest(s(0), &[2], s(5), &WorstFit, &one).unwrap().0,
+            s(0)
+        );
+        assert_eq!(
+            p.earliest(s(0), &[4], s(5), &WorstFit, &one).unwrap().0,
+            s(10)
+        );
+        assert_eq!(
+            p.earliest(s(0), &[6], s(5), &WorstFit, &one).unwrap().0,
+            s(20)
+        );
+        // Reserve 5 over [10, 30): 0 free in [10, 20), 5 in [20, 30); a
+        // 4-wide job now fits only from 20 …
+        p.reserve(s(10), s(20), &vec![(0, 5)]);
+        assert_eq!(
+            p.earliest(s(0), &[4], s(5), &WorstFit, &one).unwrap().0,
+            s(20)
+        );
+        // … and a 2-wide, 15 s job cannot start at 0 (it would need 2
+        // during [10, 15) where 0 are left).
+        let long = |_: &Assignment| s(15);
+        assert_eq!(
+            p.earliest(s(0), &[2], s(15), &WorstFit, &long).unwrap().0,
+            s(20)
+        );
+        p.release(s(10), s(20), &vec![(0, 5)]);
+        assert_eq!(
+            p.earliest(s(0), &[4], s(5), &WorstFit, &one).unwrap().0,
+            s(10)
+        );
+    }
+}
