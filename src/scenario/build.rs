@@ -10,7 +10,7 @@ use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
 use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
 use crate::workload::rng::{Purpose, stream};
-use crate::workload::{inline, swf};
+use crate::workload::{batsim, inline, swf};
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -117,8 +117,8 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             }
             facts.jobs = Some(Arc::new(specs));
         }
-        WorkloadKind::Swf => {
-            let (jobs, trace_platform, notes) = swf_jobs(s, w, platform.as_ref())?;
+        WorkloadKind::Swf | WorkloadKind::Batsim => {
+            let (jobs, trace_platform, notes) = trace_jobs(s, w, kind, platform.as_ref())?;
             facts.jobs = Some(Arc::new(jobs));
             facts.notes = notes;
             if platform.is_none() {
@@ -170,61 +170,104 @@ fn need_platform<'a>(s: &Scenario, p: &'a Option<Platform>) -> Result<&'a Platfo
     })
 }
 
-/// Reads the trace, applies the job selection, and sizes the platform.
-fn swf_jobs(
+/// Reads the trace (SWF or Batsim), applies the job selection, and sizes
+/// the platform.
+fn trace_jobs(
     s: &Scenario,
     w: &WorkloadSection,
+    kind: WorkloadKind,
     platform: Option<&Platform>,
 ) -> Result<(Vec<JobSpec>, Platform, Vec<String>), ScenarioError> {
-    let path = w
-        .path
-        .as_ref()
-        .ok_or_else(|| s.error_at(w.kind.span(), "kind = \"swf\" needs `path` to the trace"))?;
-    let full = s.base_dir.join(path.get_ref());
-    let trace = swf::read_path(&full)
-        .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
-    let (jobs, skips) = swf::to_jobs(&trace);
+    let path = w.path.as_ref().ok_or_else(|| {
+        s.error_at(
+            w.kind.span(),
+            format!("kind = \"{}\" needs `path` to the trace", kind.as_str()),
+        )
+    })?;
+    let full = s.resolve(path.get_ref());
     let mut notes = Vec::new();
-    if skips.total() > 0 {
-        let parts: Vec<String> = swf::SkipReason::ALL
-            .iter()
-            .filter(|r| skips.get(**r) > 0)
-            .map(|r| format!("{} {}", skips.get(*r), r.describe()))
-            .collect();
-        notes.push(format!("skipped trace jobs: {}", parts.join(", ")));
-    }
-    let start = w.start_time.as_ref().map(|x| x.get_ref().0 as i64);
-    let end = w.end_time.as_ref().map(|x| x.get_ref().0 as i64);
+    // (job, where it is in the trace) for every runnable job.
+    let (jobs, where_, trace_procs, name): (Vec<JobSpec>, Vec<String>, u32, String) = match kind {
+        WorkloadKind::Batsim => {
+            let b = batsim::read_path(&full)
+                .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
+            let procs = b
+                .nb_res
+                .filter(|&n| n > 0)
+                .unwrap_or_else(|| b.jobs.iter().map(|j| j.size).max().unwrap_or(1));
+            let where_ = b.jobs.iter().map(|j| format!("job {}", j.id)).collect();
+            (b.jobs, where_, procs, "batsim".to_string())
+        }
+        _ => {
+            let trace = swf::read_path(&full)
+                .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
+            let (swf_jobs, skips) = swf::to_jobs(&trace);
+            if skips.total() > 0 {
+                let parts: Vec<String> = swf::SkipReason::ALL
+                    .iter()
+                    .filter(|r| skips.get(**r) > 0)
+                    .map(|r| format!("{} {}", skips.get(*r), r.describe()))
+                    .collect();
+                notes.push(format!("skipped trace jobs: {}", parts.join(", ")));
+            }
+            let procs = trace
+                .header
+                .max_procs
+                .filter(|&p| p > 0)
+                .unwrap_or_else(|| {
+                    trace
+                        .records
+                        .iter()
+                        .filter_map(|r| r.job_size())
+                        .max()
+                        .unwrap_or(1)
+                });
+            let where_ = swf_jobs
+                .iter()
+                .map(|j| format!("line {}: job {}", j.line, j.id))
+                .collect();
+            let jobs = swf_jobs
+                .into_iter()
+                .map(|j| JobSpec {
+                    id: j.id,
+                    submit: SimTime::from_secs(j.submit),
+                    size: j.size,
+                    components: vec![j.size],
+                    runtime: SimTime::from_secs(j.run_time),
+                    estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
+                    user: j.user,
+                    injected: false,
+                })
+                .collect();
+            let name = trace
+                .source_name
+                .split('.')
+                .next()
+                .unwrap_or("trace")
+                .to_string();
+            (jobs, where_, procs, name)
+        }
+    };
+    let start = w
+        .start_time
+        .as_ref()
+        .map(|x| SimTime::from_secs_f64(x.get_ref().0));
+    let end = w
+        .end_time
+        .as_ref()
+        .map(|x| SimTime::from_secs_f64(x.get_ref().0));
     let first = w.first_jobs.as_ref().map(|x| x.get_ref().0 as usize);
     let selected = jobs
         .into_iter()
-        .filter(|j| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
+        .zip(where_)
+        .filter(|(j, _)| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
         .take(first.unwrap_or(usize::MAX));
-    let trace_platform = || {
-        let procs = trace
-            .header
-            .max_procs
-            .filter(|&p| p > 0)
-            .unwrap_or_else(|| {
-                trace
-                    .records
-                    .iter()
-                    .filter_map(|r| r.job_size())
-                    .max()
-                    .unwrap_or(1)
-            });
-        Platform {
-            clusters: vec![Cluster {
-                name: trace
-                    .source_name
-                    .split('.')
-                    .next()
-                    .unwrap_or("trace")
-                    .to_string(),
-                processors: procs,
-                speed: 1.0,
-            }],
-        }
+    let trace_platform = || Platform {
+        clusters: vec![Cluster {
+            name,
+            processors: trace_procs,
+            speed: 1.0,
+        }],
     };
     let platform = platform.cloned().unwrap_or_else(trace_platform);
     let largest = platform.largest_cluster();
@@ -234,7 +277,7 @@ fn swf_jobs(
         .map_or(Oversize::Reject, |x| *x.get_ref());
     let (mut clamped, mut dropped) = (0usize, 0usize);
     let mut out = Vec::new();
-    for j in selected {
+    for (mut j, at) in selected {
         let mut size = j.size;
         if size > largest {
             match oversize {
@@ -242,10 +285,8 @@ fn swf_jobs(
                     return Err(s.error_at(
                         path.span(),
                         format!(
-                            "{} line {}: job {} asks for {size} processors, more than the largest cluster ({largest}); set workload.oversize = \"clamp\" or \"skip\"",
+                            "{} {at} asks for {size} processors, more than the largest cluster ({largest}); set workload.oversize = \"clamp\" or \"skip\"",
                             path.get_ref(),
-                            j.line,
-                            j.id
                         ),
                     ));
                 }
@@ -259,16 +300,9 @@ fn swf_jobs(
                 }
             }
         }
-        out.push(JobSpec {
-            id: j.id,
-            submit: SimTime::from_secs(j.submit),
-            size,
-            components: vec![size],
-            runtime: SimTime::from_secs(j.run_time),
-            estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
-            user: j.user,
-            injected: false,
-        });
+        j.size = size;
+        j.components = vec![size];
+        out.push(j);
     }
     if clamped > 0 {
         notes.push(format!(
@@ -486,6 +520,19 @@ fn check_command(
 }
 
 impl Scenario {
+    /// A relative path from the scenario is taken from the scenario file's
+    /// folder; where nothing is there, from the current folder (so that
+    /// scenarios may name files relative to the repository they run in).
+    pub fn resolve(&self, path: &str) -> std::path::PathBuf {
+        let p = std::path::Path::new(path);
+        let beside = self.base_dir.join(p);
+        if p.is_absolute() || beside.exists() || !p.exists() {
+            beside
+        } else {
+            p.to_path_buf()
+        }
+    }
+
     pub fn platform(&self) -> &Platform {
         &self.facts.platform
     }

@@ -70,6 +70,8 @@ pub enum WorkloadKind {
     Jobs,
     /// A Standard Workload Format trace.
     Swf,
+    /// A Batsim JSON workload (`delay` profiles).
+    Batsim,
 }
 
 impl WorkloadKind {
@@ -78,6 +80,7 @@ impl WorkloadKind {
             WorkloadKind::Ngubiri => "ngubiri",
             WorkloadKind::Jobs => "jobs",
             WorkloadKind::Swf => "swf",
+            WorkloadKind::Batsim => "batsim",
         }
     }
 }
@@ -146,7 +149,9 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "split",
         ],
         WorkloadKind::Jobs => &["jobs"],
-        WorkloadKind::Swf => &["path", "first_jobs", "start_time", "end_time", "oversize"],
+        WorkloadKind::Swf | WorkloadKind::Batsim => {
+            &["path", "first_jobs", "start_time", "end_time", "oversize"]
+        }
     }
 }
 

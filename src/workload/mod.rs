@@ -1,6 +1,7 @@
 //! Workloads: where jobs come from (the paper's generator, inline job lists,
 //! SWF traces) and how their runtime estimates are made.
 
+pub mod batsim;
 pub mod estimates;
 pub mod inline;
 pub mod ngubiri;
