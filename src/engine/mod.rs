@@ -549,6 +549,7 @@ impl Engine {
             };
             self.policy.schedule(&view, &mut decisions);
         }
+
         if !decisions.is_empty() {
             for d in &decisions {
                 self.start(d);

@@ -14,7 +14,7 @@
 //! than the reservations assumed and those jobs move later: the
 //! reservations are recomputed from the new facts.
 
-use super::backfill::{expected_span, releases};
+use super::backfill::{expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
@@ -34,6 +34,8 @@ pub struct Conservative {
     spec: PolicySpec,
     /// Reservations by arrival number.
     slots: HashMap<u64, Slot>,
+    /// Expected ends of the running jobs at the last decision point.
+    ends: HashMap<u64, SimTime>,
     order: Vec<usize>,
     plan: BackfillView,
 }
@@ -44,6 +46,7 @@ impl Conservative {
             placement,
             spec,
             slots: HashMap::new(),
+            ends: HashMap::new(),
             order: Vec::new(),
             plan: BackfillView::default(),
         }
@@ -57,41 +60,112 @@ impl Policy for Conservative {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
-        let rel = releases(view, &[]);
-        let mut profile = Profile::new(now, view.free, &rel);
+        let platform = view.platform;
+        // What changed since the last decision point: a job that ended
+        // before its expected end frees room (reservations may move
+        // earlier); one that outlived its estimate takes room (they may
+        // have to move later). Arrivals alone change neither.
+        let mut ends: HashMap<u64, SimTime> = HashMap::with_capacity(view.running.len());
+        let mut changes: Vec<(SimTime, u16, i64)> = Vec::new();
+        let mut capacity_dropped = false;
+        for &k in view.running {
+            let j = view.job(k);
+            let end = expected_end(now, j);
+            if let Some(&was) = self.ends.get(&j.arrival)
+                && was != end
+            {
+                capacity_dropped = true;
+            }
+            ends.insert(j.arrival, end);
+            changes.extend(j.assignment.iter().map(|&(c, w)| (end, c, w as i64)));
+        }
+        let ended_early = self
+            .ends
+            .iter()
+            .any(|(a, &e)| e > now && !ends.contains_key(a));
+        self.ends = ends;
         // Keep the reservations of jobs still queued; drop the rest.
         let mut kept: HashMap<u64, Slot> = HashMap::with_capacity(view.queue.len());
         for &k in view.queue {
             let a = view.job(k).arrival;
             if let Some(s) = self.slots.remove(&a) {
-                profile.reserve(s.start, s.span, &s.assignment);
+                for &(c, w) in &s.assignment {
+                    changes.push((s.start, c, -(w as i64)));
+                    changes.push((s.start.saturating_add(s.span), c, w as i64));
+                }
                 kept.insert(a, s);
             }
         }
         self.slots = kept;
+        let mut profile = Profile::from_changes(now, view.free, &mut changes);
         self.order.clear();
         self.order.extend(0..view.queue.len());
         self.spec.order.sort(view, &mut self.order);
-        let platform = view.platform;
+        let single = platform.clusters.len() == 1;
+        // A reservation whose time has passed without its job starting (its
+        // time was only just after an overrunning job's expected end) is
+        // made again.
+        let stale = self.slots.values().any(|s| s.start < now);
+        let compress = ended_early || capacity_dropped || stale;
         for &i in &self.order {
             let key = view.queue[i];
             let job = view.job(key);
-            if let Some(old) = self.slots.remove(&job.arrival) {
+            let estimate = job.estimate;
+            let old = self.slots.get(&job.arrival).cloned();
+            if let Some(old) = &old {
+                if !compress {
+                    continue;
+                }
+                if single {
+                    let w = old.assignment[0].1;
+                    let own = (old.start, old.start.saturating_add(old.span), w);
+                    let feasible = old.start >= now
+                        && (!capacity_dropped
+                            || profile
+                                .earliest_single(
+                                    old.start,
+                                    old.start + SimTime(1),
+                                    w,
+                                    old.span,
+                                    Some(own),
+                                )
+                                .is_some());
+                    let limit = if feasible { old.start } else { SimTime::MAX };
+                    if let Some(t) = profile.earliest_single(now, limit, w, old.span, Some(own)) {
+                        profile.release(old.start, old.span, &old.assignment);
+                        profile.reserve(t, old.span, &old.assignment);
+                        self.slots.insert(
+                            job.arrival,
+                            Slot {
+                                start: t,
+                                ..old.clone()
+                            },
+                        );
+                    }
+                    continue;
+                }
                 profile.release(old.start, old.span, &old.assignment);
             }
-            let estimate = job.estimate;
             let span_of = |a: &Assignment| expected_span(platform, estimate, a);
-            let found = profile.earliest(
-                now,
-                &job.spec.components,
-                estimate,
-                self.placement.as_ref(),
-                &span_of,
-            );
+            let found = if single {
+                let w = job.spec.size;
+                let span = span_of(&vec![(0, w)]);
+                profile
+                    .earliest_single(now, SimTime::MAX, w, span, None)
+                    .map(|t| (t, vec![(0u16, w)]))
+            } else {
+                profile.earliest(
+                    now,
+                    &job.spec.components,
+                    estimate,
+                    self.placement.as_ref(),
+                    &span_of,
+                )
+            };
             let Some((start, assignment)) = found else {
                 continue; // can never be placed (validation prevents this)
             };
-            let span = span_of(&assignment).max(SimTime(1));
+            let span = span_of(&assignment);
             profile.reserve(start, span, &assignment);
             self.slots.insert(
                 job.arrival,
@@ -103,11 +177,21 @@ impl Policy for Conservative {
             );
         }
         // Start the jobs whose reservation is due, in queue order.
+        // A job that takes no time holds no room in the profile, so several
+        // may be due on the same processors at one instant: start those
+        // that fit; the others start when the first end, at this instant.
+        let mut free = view.free.to_vec();
         let mut first_waiting: Option<usize> = None;
         for (i, &key) in view.queue.iter().enumerate() {
             let job = view.job(key);
-            let slot = &self.slots[&job.arrival];
-            if slot.start == now {
+            let Some(slot) = self.slots.get(&job.arrival) else {
+                first_waiting.get_or_insert(i);
+                continue;
+            };
+            if slot.start <= now && slot.assignment.iter().all(|&(c, w)| free[c as usize] >= w) {
+                for &(c, w) in &slot.assignment {
+                    free[c as usize] -= w;
+                }
                 out.push(Decision {
                     job: key,
                     assignment: slot.assignment.clone(),
@@ -127,9 +211,9 @@ impl Policy for Conservative {
         // What the console shows: the first waiting job's reservation and
         // the processors left over then, and every planned start.
         self.plan = BackfillView::default();
-        if let Some(i) = first_waiting {
-            let job = view.job(view.queue[i]);
-            let slot = &self.slots[&job.arrival];
+        let waiting = first_waiting.map(|i| view.job(view.queue[i]));
+        if let Some((job, slot)) = waiting.and_then(|j| self.slots.get(&j.arrival).map(|s| (j, s)))
+        {
             let k = (0..profile.steps())
                 .rev()
                 .find(|&k| profile.time(k) <= slot.start)

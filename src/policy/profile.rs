@@ -42,6 +42,82 @@ impl Profile {
         p
     }
 
+    /// The profile from `now` in one pass over signed changes `(time,
+    /// cluster, delta)` (releases positive, reservations negative); changes
+    /// at or before `now` apply from the start.
+    pub fn from_changes(
+        now: SimTime,
+        free: &[u32],
+        changes: &mut [(SimTime, u16, i64)],
+    ) -> Profile {
+        changes.sort_unstable_by_key(|c| (c.0, c.1));
+        let clusters = free.len();
+        let mut p = Profile {
+            clusters,
+            times: vec![now],
+            free: free.iter().map(|&f| f as i64).collect(),
+            window: vec![0; clusters],
+        };
+        for &(t, c, d) in changes.iter() {
+            let t = t.max(now);
+            if *p.times.last().unwrap_or(&now) != t {
+                let last = p.free.len() - clusters;
+                p.times.push(t);
+                p.free.extend_from_within(last..);
+            }
+            let base = p.free.len() - clusters;
+            p.free[base + c as usize] += d;
+        }
+        p
+    }
+
+    /// One cluster: the earliest step start at or after `from` (and before
+    /// `before`) where `width` processors stay free for `span`, counting
+    /// `own` (start, end, width) — the job's current reservation — as free.
+    /// One pass over the steps.
+    pub fn earliest_single(
+        &self,
+        from: SimTime,
+        before: SimTime,
+        width: u32,
+        span: SimTime,
+        own: Option<(SimTime, SimTime, u32)>,
+    ) -> Option<SimTime> {
+        debug_assert_eq!(self.clusters, 1);
+        let w = width as i64;
+        let n = self.times.len();
+        let mut k = self.step_of(from);
+        let free_at = |j: usize| -> i64 {
+            let mut f = self.free[j];
+            if let Some((s, e, ow)) = own
+                && self.times[j] >= s
+                && self.times[j] < e
+            {
+                f += ow as i64;
+            }
+            f
+        };
+        let mut cand = self.times[k].max(from);
+        while k < n {
+            if cand >= before {
+                return None;
+            }
+            if free_at(k) < w {
+                k += 1;
+                if k < n {
+                    cand = self.times[k];
+                }
+                continue;
+            }
+            let end = cand.saturating_add(span);
+            if k + 1 >= n || self.times[k + 1] >= end {
+                return Some(cand);
+            }
+            k += 1;
+        }
+        None
+    }
+
     pub fn steps(&self) -> usize {
         self.times.len()
     }
@@ -79,6 +155,8 @@ impl Profile {
 
     /// Adds `sign × width` on each assigned cluster over [from, to).
     fn add(&mut self, from: SimTime, to: SimTime, assignment: &Assignment, sign: i64) {
+        // The profile starts now: what lies before it is gone.
+        let from = from.max(self.times[0]);
         if to <= from {
             return;
         }
