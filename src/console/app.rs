@@ -676,3 +676,269 @@ pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
         .find(|r| r.id == id)
         .map(|r| JobInfo::Ended(r.clone()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+
+    fn app() -> App {
+        App::new(Arc::new(fixtures::snapshot()))
+    }
+
+    fn key(c: char) -> Msg {
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    fn code(c: KeyCode) -> Msg {
+        Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    }
+
+    fn press(app: &mut App, keys: &[Msg]) -> Vec<Effect> {
+        keys.iter().flat_map(|k| app.update(k.clone())).collect()
+    }
+
+    fn send(r: Request) -> Vec<Effect> {
+        vec![Effect::Send(r)]
+    }
+
+    #[test]
+    fn main_screen_keys_to_effects() {
+        let table: Vec<(Msg, Vec<Effect>)> = vec![
+            (key(' '), send(Request::TogglePause)),
+            (key('+'), send(Request::Faster)),
+            (key('='), send(Request::Faster)),
+            (key('-'), send(Request::Slower)),
+            (key('.'), send(Request::StepEvent)),
+            (key('n'), send(Request::StepJob(20))),
+            (key('e'), send(Request::Apply(estimate_command(10.0)))),
+            (key('s'), send(Request::Save)),
+            (key('r'), send(Request::Restart { new_seed: false })),
+            (key('R'), send(Request::Restart { new_seed: true })),
+            (key('q'), vec![Effect::Quit]),
+            (
+                Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+                vec![Effect::Quit],
+            ),
+            (key('g'), vec![]),
+            (key('x'), vec![]),
+            (code(KeyCode::Tab), vec![]),
+            (key('p'), vec![]),
+            (key('i'), vec![]),
+            (key('?'), vec![]),
+            (code(KeyCode::Enter), vec![]),
+        ];
+        for (msg, want) in table {
+            let mut a = app();
+            assert_eq!(a.update(msg.clone()), want, "{msg:?}");
+        }
+    }
+
+    #[test]
+    fn keys_open_the_right_windows() {
+        let cases = [
+            ('p', Mode::Picker),
+            ('i', Mode::Inject),
+            ('?', Mode::Help),
+            ('E', Mode::Estimate),
+        ];
+        for (c, mode) in cases {
+            let mut a = app();
+            a.update(key(c));
+            assert_eq!(a.mode(), mode, "{c}");
+            a.update(code(KeyCode::Esc));
+            assert_eq!(a.mode(), Mode::Normal, "{c} then Esc");
+        }
+        let mut a = app();
+        a.update(code(KeyCode::Enter));
+        assert_eq!(a.mode(), Mode::Detail);
+        assert_eq!(press(&mut a, &[key('n')]), send(Request::StepJob(20)));
+        // q closes help rather than quitting.
+        let mut a = app();
+        assert!(press(&mut a, &[key('?'), key('q')]).is_empty());
+        assert!(!a.quit);
+    }
+
+    #[test]
+    fn e_cycles_0_10_30_percent() {
+        let mut a = app();
+        let got = press(&mut a, &[key('e'), key('e'), key('e')]);
+        assert_eq!(
+            got,
+            vec![
+                Effect::Send(Request::Apply(estimate_command(10.0))),
+                Effect::Send(Request::Apply(estimate_command(30.0))),
+                Effect::Send(Request::Apply(Command::SetEstimateError {
+                    estimates: EstimateModel::exact(),
+                    queued_too: false
+                })),
+            ]
+        );
+    }
+
+    #[test]
+    fn typed_estimate_error_is_checked() {
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('E'), key('5'), key('.'), key('5'), code(KeyCode::Enter)],
+        );
+        assert_eq!(got, send(Request::Apply(estimate_command(5.5))));
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('E'), key('1'), key('2'), key('0'), code(KeyCode::Enter)],
+        );
+        assert!(got.is_empty());
+        assert!(a.message().unwrap().error);
+        assert_eq!(a.mode(), Mode::Estimate);
+    }
+
+    #[test]
+    fn picker_applies_fpfs_0_or_another_policy() {
+        let mut a = app();
+        let got = press(&mut a, &[key('p'), key('0'), code(KeyCode::Enter)]);
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy {
+                policy: PolicySpec::fpfs(MaxJumps::Limit(0))
+            }))
+        );
+        assert_eq!(a.mode(), Mode::Normal);
+        // Typing replaces the value first, then adds digits.
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('p'), key('2'), key('5'), code(KeyCode::Enter)],
+        );
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy {
+                policy: PolicySpec::fpfs(MaxJumps::Limit(25))
+            }))
+        );
+        // Every policy the engine knows is on the list: choose the first.
+        let mut a = app();
+        let mut keys = vec![key('p')];
+        keys.extend(std::iter::repeat_n(
+            code(KeyCode::Up),
+            PolicyName::ALL.len() - 1,
+        ));
+        keys.push(code(KeyCode::Enter));
+        let got = press(&mut a, &keys);
+        let mut want = PolicySpec::fpfs(MaxJumps::Limit(10));
+        want.name = PolicyName::ALL[0];
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy { policy: want }))
+        );
+        // Placement cycles with the arrows on its row.
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[
+                key('p'),
+                code(KeyCode::Down),
+                code(KeyCode::Down),
+                code(KeyCode::Right),
+                key('u'),
+                code(KeyCode::Enter),
+            ],
+        );
+        let Effect::Send(Request::Apply(Command::SetPolicy { policy })) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(policy.placement, PlacementName::BestFit);
+        assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
+    }
+
+    #[test]
+    fn inject_form_validates_in_place() {
+        let mut a = app();
+        let got = press(&mut a, &[key('i'), code(KeyCode::Enter)]);
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::InjectJobs {
+                jobs: vec![InjectJob {
+                    size: 16,
+                    runtime: 60.0,
+                    estimate: None,
+                    components: None,
+                    count: 1
+                }]
+            }))
+        );
+        // Size 99 cannot fit 2 × 8: the form stays open with the error.
+        let mut a = app();
+        let keys = [
+            key('i'),
+            code(KeyCode::Down),
+            code(KeyCode::Backspace),
+            code(KeyCode::Backspace),
+            key('9'),
+            key('9'),
+            code(KeyCode::Enter),
+        ];
+        assert!(press(&mut a, &keys).is_empty());
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("the form closed")
+        };
+        assert_eq!(f.errors[1].as_deref(), Some("at most 16 on 2×8"));
+        // Explicit components and an estimate.
+        let mut a = app();
+        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Down)];
+        keys.extend([code(KeyCode::Down), key('3'), key('0')]);
+        keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
+        keys.push(code(KeyCode::Enter));
+        let got = press(&mut a, &keys);
+        let Effect::Send(Request::Apply(Command::InjectJobs { jobs })) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(jobs[0].estimate, Some(30.0));
+        assert_eq!(jobs[0].components, Some(vec![8, 8]));
+    }
+
+    #[test]
+    fn moving_between_panes_and_jobs() {
+        let mut a = app();
+        press(&mut a, &[key('j'), key('j')]);
+        assert_eq!(a.selected_job(), Some(fixtures::INJ2));
+        assert_eq!(
+            press(&mut a, &[key('n')]),
+            send(Request::StepJob(fixtures::INJ2))
+        );
+        press(&mut a, &[key('j')]);
+        assert_eq!(a.focus, Pane::Groups, "down past the last job");
+        press(&mut a, &[key('l')]);
+        assert_eq!(a.focus, Pane::History);
+        press(&mut a, &[key('k')]);
+        assert_eq!(a.focus, Pane::Backfill);
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!(a.focus, Pane::Groups);
+        press(&mut a, &[code(KeyCode::BackTab), key('h'), key('h')]);
+        assert_eq!(a.focus, Pane::Queue);
+        press(&mut a, &[key('g')]);
+        assert_eq!(a.grouping, Grouping::Components);
+    }
+
+    #[test]
+    fn detail_follows_its_job_to_the_end() {
+        let mut a = app();
+        press(&mut a, &[code(KeyCode::Enter)]);
+        let mut s = fixtures::snapshot();
+        s.engine.queue.remove(0);
+        a.update(Msg::Snapshot(Arc::new(s.clone())));
+        let Overlay::Detail(d) = &a.overlay else {
+            panic!()
+        };
+        assert_eq!(d.info, JobInfo::Gone);
+        let mut r = s.recent[0].clone();
+        r.id = 20;
+        s.recent.push(r);
+        a.update(Msg::Snapshot(Arc::new(s)));
+        let Overlay::Detail(d) = &a.overlay else {
+            panic!()
+        };
+        assert!(matches!(d.info, JobInfo::Ended(_)));
+    }
+}

@@ -81,7 +81,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             )
         } else {
             format!(
-                "util {} %  · started ahead {} (wait {} s vs {} s in order)",
+                "util {} % · {} started ahead, wait {} s (in order {} s)",
                 num1(100.0 * s.utilization),
                 int(s.jumped_ahead),
                 num1(s.jumped_ahead_wait),
