@@ -60,7 +60,14 @@ pub fn run(scenario: Scenario, seed: u64) -> anyhow::Result<()> {
     let mut app = App::new(first);
     let color = color_wanted();
     // `try_init` installs a panic hook that restores the terminal first.
-    let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            ratatui::restore();
+            driver.stop();
+            return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
+        }
+    };
     let result = ui::run(
         &mut terminal,
         &mut app,

@@ -76,7 +76,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     } = &e.policy_state
         && let Some(h) = e.queue.first()
     {
-        let mut spans = vec![Span::raw(format!("jumped {jumps} of {max_jumps} "))];
+        let mut spans = vec![Span::raw(format!("jumped {jumps} of {max_jumps}"))];
         if let MaxJumps::Limit(m) = *max_jumps {
             // One cell per allowed jump, scaled down past 20.
             let cells = m.min(20);
@@ -86,6 +86,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 ((*jumps).min(m) as u64 * cells as u64).div_ceil(m as u64) as u32
             };
             let style = if *jumps >= m { ctx.alert() } else { ctx.head() };
+            if cells > 0 {
+                spans.push(Span::raw(" "));
+            }
             spans.push(Span::styled("▰".repeat(used as usize), style));
             spans.push(Span::styled("▱".repeat((cells - used) as usize), ctx.dim()));
             if *jumps >= m {

@@ -98,9 +98,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             Constraint::Length(1),
             Constraint::Length(11),
             Constraint::Length(4),
-            Constraint::Length(11),
-            Constraint::Length(7),
-            Constraint::Length(7),
+            Constraint::Length(9),
+            Constraint::Length(6),
+            Constraint::Length(6),
             Constraint::Length(7),
         ],
     )
