@@ -39,7 +39,7 @@ pub const HISTORY_LEN: usize = 600;
 /// Records kept for the job-detail view of jobs that have ended.
 const RECENT_LEN: usize = 256;
 /// The most events `n` handles while looking for the job's next event.
-const STEP_JOB_LIMIT: u32 = 2_000_000;
+const STEP_JOB_LIMIT: u32 = 200_000;
 
 pub struct Session {
     scenario: Scenario,

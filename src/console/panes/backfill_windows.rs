@@ -99,9 +99,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         let widest = h.components.iter().copied().max().unwrap_or(h.size);
         let have = e.clusters.iter().filter(|c| c.free >= widest).count();
         lines.push(Line::raw(format!(
-            "needs {} cluster{}, widest {widest}; {have} have ≥ {widest} free",
+            "needs {} cluster{}, widest {widest}; {have} {} ≥ {widest} free",
             h.components.len(),
             if h.components.len() == 1 { "" } else { "s" },
+            if have == 1 { "has" } else { "have" },
         )));
     }
     // Windows: each running job from now to its estimated end.

@@ -20,3 +20,19 @@ pub fn render(text: &str, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .block(ctx.block(" Estimate error · Enter sets · Esc cancels ", None))
         .render(rect, buf);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::panes::testing::text;
+
+    #[test]
+    fn says_the_setting_is_for_new_arrivals() {
+        let area = Rect::new(0, 0, 60, 6);
+        let mut buf = Buffer::empty(area);
+        render("12.5", &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("error ±12.5▏ %"), "{t}");
+        assert!(t.contains("applies to jobs that arrive from now on"), "{t}");
+    }
+}
