@@ -3,17 +3,17 @@
 use super::{Ctx, centered};
 use crate::console::keymap::{self, Mode};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-/// The help text, one line per binding under a heading per mode.
-pub fn lines(ctx: &Ctx) -> Vec<Line<'static>> {
+/// Help lines for `modes`: a heading per mode, a line per binding.
+pub fn lines(ctx: &Ctx, modes: &[Mode]) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    for mode in Mode::ALL {
-        if mode == Mode::Help {
-            continue;
+    for &mode in modes {
+        if !out.is_empty() {
+            out.push(Line::raw(""));
         }
         out.push(Line::styled(
             mode.title(),
@@ -26,21 +26,40 @@ pub fn lines(ctx: &Ctx) -> Vec<Line<'static>> {
             ]));
         }
     }
-    out.push(Line::raw(""));
-    out.push(Line::styled(
-        "Marks: ▶ head of the queue · ◆ injected · ! expired window · ↷ started ahead",
-        ctx.dim(),
-    ));
     out
 }
 
+/// Left column: the main screen and the job detail; right: the windows.
+const LEFT: [Mode; 2] = [Mode::Normal, Mode::Detail];
+const RIGHT: [Mode; 3] = [Mode::Picker, Mode::Inject, Mode::Estimate];
+
 pub fn render(ctx: &Ctx, area: Rect, buf: &mut Buffer) {
-    let lines = lines(ctx);
-    let h = (lines.len() as u16 + 2).min(area.height);
-    let rect = centered(area, 96, h);
+    let left = lines(ctx, &LEFT);
+    let mut right = lines(ctx, &RIGHT);
+    right.push(Line::raw(""));
+    right.push(Line::styled("Marks", ctx.head()));
+    for m in [
+        "  ▶ head of the queue   ◆ injected job",
+        "  ! expired window (running past its estimate)",
+        "  ↷ started ahead of an earlier job",
+        "  ■ busy processor, colour = job   · free",
+    ] {
+        right.push(Line::raw(m));
+    }
+    // Room for a few wrapped lines on narrow terminals.
+    let h = (left.len().max(right.len()) as u16 + 4).min(area.height);
+    let rect = centered(area, area.width.saturating_sub(4).min(160), h);
     Clear.render(rect, buf);
     let block = ctx.block(" Help · Esc closes ", None);
-    Paragraph::new(lines).block(block).render(rect, buf);
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let [l, r] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)]).areas(inner);
+    Paragraph::new(left)
+        .wrap(Wrap { trim: false })
+        .render(l, buf);
+    Paragraph::new(right)
+        .wrap(Wrap { trim: false })
+        .render(r, buf);
 }
 
 #[cfg(test)]
@@ -50,7 +69,7 @@ mod tests {
 
     #[test]
     fn lists_every_binding_of_the_keymap() {
-        let area = Rect::new(0, 0, 100, 80);
+        let area = Rect::new(0, 0, 200, 80);
         let mut buf = Buffer::empty(area);
         render(&Ctx::default(), area, &mut buf);
         let t = text(&buf);
