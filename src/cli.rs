@@ -154,6 +154,12 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             seed,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            if !std::io::stdout().is_terminal() {
+                return Err(Failure::BadInput(format!(
+                    "the console needs a terminal on standard output; `schedscope run {}` runs it headless",
+                    scenario.display()
+                )));
+            }
             let seed = seed.unwrap_or(sc.seed());
             crate::console::run(sc, seed).map_err(Failure::Other)
         }
