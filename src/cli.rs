@@ -1,5 +1,6 @@
-//! The command line: `run`, `sweep`, `check`, `validate`, and (with no
-//! command) the default scenario.
+//! The command line: `console`, `run`, `sweep`, `check`, `validate`, and
+//! (with no command) the console or, off a terminal, the default scenario
+//! headless.
 
 use crate::report;
 use crate::runner::{self, RunOptions, RunResult};
@@ -27,6 +28,15 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Open the live console on a scenario.
+    Console {
+        scenario: PathBuf,
+        /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
+        #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
+        sets: Vec<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Run a scenario headless and report its metrics.
     Run {
         scenario: PathBuf,
@@ -133,6 +143,26 @@ impl Failure {
 /// Runs the command; what to print on stdout goes to stdout here.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {
+        None if std::io::stdout().is_terminal() => {
+            let scenario = Scenario::embedded_default();
+            let seed = scenario.seed();
+            crate::console::run(scenario, seed).map_err(Failure::Other)
+        }
+        Some(Command::Console {
+            scenario,
+            sets,
+            seed,
+        }) => {
+            let sc = Scenario::load_with(&scenario, &sets)?;
+            if !std::io::stdout().is_terminal() {
+                return Err(Failure::BadInput(format!(
+                    "the console needs a terminal on standard output; `schedscope run {}` runs it headless",
+                    scenario.display()
+                )));
+            }
+            let seed = seed.unwrap_or(sc.seed());
+            crate::console::run(sc, seed).map_err(Failure::Other)
+        }
         None => {
             let scenario = Scenario::embedded_default();
             let result = run_with_progress(&scenario, &RunOptions::default())?;

@@ -2,6 +2,7 @@
 //! parallel-job scheduling, with a live terminal console and headless runs.
 
 pub mod cli;
+pub mod console;
 pub mod engine;
 pub mod metrics;
 pub mod model;

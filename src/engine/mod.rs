@@ -764,6 +764,20 @@ impl Engine {
         }
     }
 
+    /// Free processors per cluster.
+    pub fn free_processors(&self) -> &[u32] {
+        &self.free
+    }
+
+    /// Whether the job with workload id `id` is queued or running, `None`
+    /// when it is not in the system.
+    pub fn job_state(&self, id: u64) -> Option<JobState> {
+        self.jobs
+            .iter()
+            .find(|(_, j)| j.spec.id == id)
+            .map(|(_, j)| j.state)
+    }
+
     /// The policy's view of its own state.
     pub fn policy_state(&self) -> PolicyState {
         self.policy.state(&self.view())

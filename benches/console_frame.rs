@@ -1,0 +1,68 @@
+//! The console's per-frame costs with a long queue: building a snapshot
+//! and rendering a full frame, with 10,000 queued jobs on 5 × 20.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use schedscope::console::app::{App, Msg};
+use schedscope::console::session::{Request, Session};
+use schedscope::console::ui;
+use schedscope::engine::{Command, InjectJob};
+use schedscope::model::SimTime;
+use schedscope::scenario::Scenario;
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// The default scenario at t = 600 s with the machine filled by one long
+/// job and 10,000 more jobs waiting behind it.
+fn long_queue() -> Session {
+    let sc = Scenario::embedded_default();
+    let mut s = Session::new(sc, 1, true).unwrap();
+    s.advance_to(SimTime::from_secs(600), usize::MAX);
+    let job = |size, components: Vec<u32>, count| InjectJob {
+        size,
+        runtime: 1e6,
+        estimate: None,
+        components: Some(components),
+        count,
+    };
+    s.handle(Request::Apply(Command::InjectJobs {
+        jobs: vec![job(100, vec![20; 5], 1)],
+    }));
+    // Small jobs take the processors left free until the big one starts.
+    while s.engine().queue_len() < 10_000 {
+        let more = 10_000 - s.engine().queue_len() as u32;
+        s.handle(Request::Apply(Command::InjectJobs {
+            jobs: vec![job(1, vec![1], more)],
+        }));
+    }
+    let n = s.engine().queue_len();
+    assert!(n >= 10_000, "{n} queued");
+    s
+}
+
+fn bench(c: &mut Criterion) {
+    let mut session = long_queue();
+    c.bench_function("snapshot, 10k queued, 5x20", |b| {
+        b.iter(|| black_box(session.snapshot()))
+    });
+    let snap = Arc::new(session.snapshot());
+    let mut app = App::new(snap.clone());
+    app.update(Msg::Snapshot(snap));
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
+    c.bench_function("full frame 200x60, 10k queued, 5x20", |b| {
+        b.iter(|| {
+            // A fresh frame each time: clear so nothing is diffed away.
+            terminal.clear().unwrap();
+            terminal
+                .draw(|f| {
+                    let area = f.area();
+                    ui::view(&app, true, area, f.buffer_mut())
+                })
+                .unwrap();
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

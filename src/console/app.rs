@@ -1,0 +1,942 @@
+//! The console's model, its messages and `update`: keys become effects
+//! (requests to the driver, quitting) without any I/O, so key handling is
+//! tested without a terminal.
+
+use super::keymap::{self, Action, Mode};
+use super::session::Request;
+use super::snapshot::{Message, Snapshot};
+use crate::engine::{Command, InjectJob, QueueRow, RunningRow};
+use crate::metrics::Grouping;
+use crate::model::JobRecord;
+use crate::policy::placement::PlacementName;
+use crate::policy::{MaxJumps, PolicyName, PolicySpec};
+use crate::workload::estimates::EstimateModel;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::sync::Arc;
+
+/// Something that happened: a key, a new snapshot, a resize.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Snapshot(Arc<Snapshot>),
+    Resize,
+}
+
+/// What `update` asks the outside world to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Send(Request),
+    Quit,
+}
+
+/// The panes that take the focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Queue,
+    Clusters,
+    Backfill,
+    Groups,
+    History,
+}
+
+impl Pane {
+    pub const ORDER: [Pane; 5] = [
+        Pane::Queue,
+        Pane::Clusters,
+        Pane::Backfill,
+        Pane::Groups,
+        Pane::History,
+    ];
+
+    fn index(self) -> usize {
+        Pane::ORDER.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    fn next(self) -> Pane {
+        Pane::ORDER[(self.index() + 1) % Pane::ORDER.len()]
+    }
+
+    fn prev(self) -> Pane {
+        Pane::ORDER[(self.index() + Pane::ORDER.len() - 1) % Pane::ORDER.len()]
+    }
+
+    fn right(self) -> Pane {
+        match self {
+            Pane::Queue => Pane::Clusters,
+            Pane::Clusters => Pane::Backfill,
+            Pane::Groups => Pane::History,
+            p => p,
+        }
+    }
+
+    fn left(self) -> Pane {
+        match self {
+            Pane::Backfill => Pane::Clusters,
+            Pane::Clusters => Pane::Queue,
+            Pane::History => Pane::Groups,
+            p => p,
+        }
+    }
+
+    fn down(self) -> Pane {
+        match self {
+            Pane::Queue | Pane::Clusters => Pane::Groups,
+            Pane::Backfill => Pane::History,
+            p => p,
+        }
+    }
+
+    fn up(self) -> Pane {
+        match self {
+            Pane::Groups => Pane::Queue,
+            Pane::History => Pane::Backfill,
+            p => p,
+        }
+    }
+}
+
+/// The estimate errors `e` cycles through, in percent (0 = exact).
+pub const ESTIMATE_STEPS: [f64; 3] = [0.0, 10.0, 30.0];
+
+/// What the job-detail window knows of its job.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobInfo {
+    Queued(QueueRow),
+    Running(RunningRow),
+    Ended(JobRecord),
+    /// Ended, but its record is no longer at hand.
+    Gone,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DetailState {
+    pub id: u64,
+    pub info: JobInfo,
+}
+
+/// The policy picker: every policy the engine knows, with its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickerState {
+    pub names: Vec<PolicyName>,
+    /// The policy that Enter applies.
+    pub chosen: usize,
+    /// Rows: one per policy, then maxJumps, then placement.
+    pub cursor: usize,
+    pub max_jumps: MaxJumps,
+    pub placement: PlacementName,
+    /// A digit has been typed since the picker opened: the next one adds
+    /// to maxJumps instead of replacing it.
+    typed: bool,
+    base: PolicySpec,
+}
+
+impl PickerState {
+    pub fn new(current: &PolicySpec) -> PickerState {
+        let names = PolicyName::ALL.to_vec();
+        let chosen = names.iter().position(|n| *n == current.name).unwrap_or(0);
+        PickerState {
+            names,
+            chosen,
+            cursor: chosen,
+            max_jumps: current.max_jumps,
+            placement: current.placement,
+            typed: false,
+            base: current.clone(),
+        }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.names.len() + 2
+    }
+
+    pub fn max_jumps_row(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn placement_row(&self) -> usize {
+        self.names.len() + 1
+    }
+
+    /// The policy Enter would apply.
+    pub fn spec(&self) -> PolicySpec {
+        let mut s = self.base.clone();
+        s.name = self.names[self.chosen];
+        s.max_jumps = self.max_jumps;
+        s.placement = self.placement;
+        s
+    }
+
+    fn adjust(&mut self, delta: i64) {
+        if self.cursor == self.max_jumps_row() {
+            self.max_jumps = match (self.max_jumps, delta < 0) {
+                (MaxJumps::Limit(m), true) => MaxJumps::Limit(m.saturating_sub(1)),
+                (MaxJumps::Limit(m), false) => MaxJumps::Limit((m + 1).min(MAX_JUMPS_TYPED)),
+                (MaxJumps::Unlimited, _) => MaxJumps::Limit(0),
+            };
+        } else if self.cursor == self.placement_row() {
+            let all = PlacementName::ALL;
+            let i = all.iter().position(|p| *p == self.placement).unwrap_or(0) as i64;
+            let n = all.len() as i64;
+            self.placement = all[((i + delta).rem_euclid(n)) as usize];
+        }
+    }
+
+    fn type_digit(&mut self, d: u32) {
+        self.max_jumps = match self.max_jumps {
+            MaxJumps::Limit(m) if self.typed => MaxJumps::Limit((m * 10 + d).min(MAX_JUMPS_TYPED)),
+            _ => MaxJumps::Limit(d),
+        };
+        self.typed = true;
+    }
+}
+
+const MAX_JUMPS_TYPED: u32 = 100_000;
+
+/// The inject form's fields.
+pub const INJECT_FIELDS: [&str; 5] = ["count", "size", "runtime (s)", "estimate (s)", "components"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjectForm {
+    pub values: [String; 5],
+    pub cursor: usize,
+    pub errors: [Option<String>; 5],
+}
+
+impl Default for InjectForm {
+    fn default() -> Self {
+        InjectForm {
+            values: [
+                "1".into(),
+                "16".into(),
+                "60".into(),
+                String::new(),
+                String::new(),
+            ],
+            cursor: 0,
+            errors: Default::default(),
+        }
+    }
+}
+
+impl InjectForm {
+    /// Checks every field against the platform in `snap`; on failure the
+    /// errors are kept next to their fields.
+    pub fn validate(&mut self, snap: &Snapshot) -> Option<InjectJob> {
+        self.errors = Default::default();
+        let count = match self.values[0].trim().parse::<u32>() {
+            Ok(n) if (1..=1000).contains(&n) => Some(n),
+            _ => {
+                self.errors[0] = Some("a whole number from 1 to 1000".into());
+                None
+            }
+        };
+        let size = match self.values[1].trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                self.errors[1] = Some("a whole number ≥ 1".into());
+                None
+            }
+        };
+        let seconds = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+        };
+        let runtime = seconds(&self.values[2]);
+        if runtime.is_none() {
+            self.errors[2] = Some("seconds ≥ 0".into());
+        }
+        let estimate = if self.values[3].trim().is_empty() {
+            Some(None)
+        } else {
+            match seconds(&self.values[3]) {
+                Some(e) => Some(Some(e)),
+                None => {
+                    self.errors[3] = Some("seconds ≥ 0, or empty for the estimate model".into());
+                    None
+                }
+            }
+        };
+        let components = if self.values[4].trim().is_empty() {
+            Some(None)
+        } else {
+            let parts: Result<Vec<u32>, _> = self.values[4]
+                .split('+')
+                .map(|p| p.trim().parse::<u32>())
+                .collect();
+            match parts {
+                Ok(p) if !p.is_empty() && !p.contains(&0) => Some(Some(p)),
+                _ => {
+                    self.errors[4] = Some("widths ≥ 1 joined by +, or empty".into());
+                    None
+                }
+            }
+        };
+        let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components)) =
+            (count, size, runtime, estimate, components)
+        else {
+            return None;
+        };
+        let mut clusters: Vec<u32> = snap.engine.clusters.iter().map(|c| c.processors).collect();
+        clusters.sort_unstable_by(|a, b| b.cmp(a));
+        if let Some(c) = &components {
+            if c.iter().sum::<u32>() != size {
+                self.errors[4] = Some(format!("must add up to the size {size}"));
+                return None;
+            }
+            let mut widths = c.clone();
+            widths.sort_unstable_by(|a, b| b.cmp(a));
+            let fits =
+                widths.len() <= clusters.len() && widths.iter().zip(&clusters).all(|(w, c)| w <= c);
+            if !fits {
+                self.errors[4] = Some(format!(
+                    "cannot fit {} (one component per cluster)",
+                    snap.shape
+                ));
+                return None;
+            }
+        } else {
+            let total: u32 = clusters.iter().sum();
+            if size > total {
+                self.errors[1] = Some(format!("at most {total} on {}", snap.shape));
+                return None;
+            }
+        }
+        Some(InjectJob {
+            size,
+            runtime,
+            estimate,
+            components,
+            count,
+        })
+    }
+}
+
+/// Open windows over the main screen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Overlay {
+    None,
+    Help,
+    Detail(DetailState),
+    Picker(PickerState),
+    Inject(InjectForm),
+    Estimate(String),
+}
+
+pub struct App {
+    pub snapshot: Arc<Snapshot>,
+    pub focus: Pane,
+    /// The selected queue row.
+    pub selected: usize,
+    pub grouping: Grouping,
+    pub overlay: Overlay,
+    pub estimate_step: usize,
+    /// A message of the console's own (a validation error); replaced by the
+    /// driver's message as soon as a request is sent.
+    pub note: Option<Message>,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(snapshot: Arc<Snapshot>) -> App {
+        App {
+            snapshot,
+            focus: Pane::Queue,
+            selected: 0,
+            grouping: Grouping::Size,
+            overlay: Overlay::None,
+            estimate_step: 0,
+            note: None,
+            quit: false,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        match self.overlay {
+            Overlay::None => Mode::Normal,
+            Overlay::Help => Mode::Help,
+            Overlay::Detail(_) => Mode::Detail,
+            Overlay::Picker(_) => Mode::Picker,
+            Overlay::Inject(_) => Mode::Inject,
+            Overlay::Estimate(_) => Mode::Estimate,
+        }
+    }
+
+    /// The job the selection points at.
+    pub fn selected_job(&self) -> Option<u64> {
+        let q = &self.snapshot.engine.queue;
+        q.get(self.selected.min(q.len().saturating_sub(1)))
+            .map(|r| r.id)
+    }
+
+    /// The message line: the console's own note, else the driver's.
+    pub fn message(&self) -> Option<&Message> {
+        self.note.as_ref().or(self.snapshot.message.as_ref())
+    }
+
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Snapshot(s) => {
+                self.snapshot = s;
+                let len = self.snapshot.engine.queue.len();
+                self.selected = self.selected.min(len.saturating_sub(1));
+                if let Overlay::Detail(d) = &mut self.overlay {
+                    d.info = find_job(&self.snapshot, d.id).unwrap_or(match &d.info {
+                        JobInfo::Queued(_) | JobInfo::Running(_) => JobInfo::Gone,
+                        other => other.clone(),
+                    });
+                }
+                Vec::new()
+            }
+            Msg::Resize => Vec::new(),
+            Msg::Key(key) => self.key(key),
+        }
+    }
+
+    fn send(&mut self, r: Request) -> Vec<Effect> {
+        self.note = None;
+        vec![Effect::Send(r)]
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return vec![Effect::Quit];
+        }
+        let mode = self.mode();
+        let action = keymap::lookup(mode, &key);
+        match mode {
+            Mode::Normal => match action {
+                Some(a) => self.normal(a),
+                None => Vec::new(),
+            },
+            Mode::Help => {
+                if action == Some(Action::Close) {
+                    self.overlay = Overlay::None;
+                }
+                Vec::new()
+            }
+            Mode::Detail => match action {
+                Some(Action::Close) => {
+                    self.overlay = Overlay::None;
+                    Vec::new()
+                }
+                Some(Action::StepJob) => match &self.overlay {
+                    Overlay::Detail(d) => {
+                        let id = d.id;
+                        self.send(Request::StepJob(id))
+                    }
+                    _ => Vec::new(),
+                },
+                Some(Action::TogglePause) => self.send(Request::TogglePause),
+                _ => Vec::new(),
+            },
+            Mode::Picker => self.picker(action, key),
+            Mode::Inject => self.inject(action, key),
+            Mode::Estimate => self.estimate(action, key),
+        }
+    }
+
+    fn normal(&mut self, a: Action) -> Vec<Effect> {
+        let len = self.snapshot.engine.queue.len();
+        match a {
+            Action::Quit => {
+                self.quit = true;
+                vec![Effect::Quit]
+            }
+            Action::TogglePause => self.send(Request::TogglePause),
+            Action::Faster => self.send(Request::Faster),
+            Action::Slower => self.send(Request::Slower),
+            Action::StepEvent => self.send(Request::StepEvent),
+            Action::StepJob => match self.selected_job() {
+                Some(id) => self.send(Request::StepJob(id)),
+                None => {
+                    self.note = Some(Message::error("no job is selected: the queue is empty"));
+                    Vec::new()
+                }
+            },
+            Action::OpenPicker => {
+                self.overlay = Overlay::Picker(PickerState::new(&self.snapshot.engine.policy));
+                Vec::new()
+            }
+            Action::OpenInject => {
+                self.overlay = Overlay::Inject(InjectForm::default());
+                Vec::new()
+            }
+            Action::CycleEstimate => {
+                self.estimate_step = (self.estimate_step + 1) % ESTIMATE_STEPS.len();
+                let p = ESTIMATE_STEPS[self.estimate_step];
+                self.send(Request::Apply(estimate_command(p)))
+            }
+            Action::TypeEstimate => {
+                self.overlay = Overlay::Estimate(String::new());
+                Vec::new()
+            }
+            Action::NextGrouping => {
+                self.grouping = self.grouping.next();
+                self.note = Some(Message::ok(format!("groups by {}", self.grouping.name())));
+                Vec::new()
+            }
+            Action::NextPane => {
+                self.focus = self.focus.next();
+                Vec::new()
+            }
+            Action::PrevPane => {
+                self.focus = self.focus.prev();
+                Vec::new()
+            }
+            Action::Left => {
+                self.focus = self.focus.left();
+                Vec::new()
+            }
+            Action::Right => {
+                self.focus = self.focus.right();
+                Vec::new()
+            }
+            Action::Up | Action::PageUp if self.focus == Pane::Queue => {
+                let by = if a == Action::Up { 1 } else { 10 };
+                self.selected = self.selected.saturating_sub(by);
+                Vec::new()
+            }
+            Action::Down | Action::PageDown if self.focus == Pane::Queue => {
+                let by = if a == Action::Down { 1 } else { 10 };
+                if self.selected + 1 < len || len == 0 {
+                    self.selected = (self.selected + by).min(len.saturating_sub(1));
+                } else if a == Action::Down {
+                    self.focus = self.focus.down();
+                }
+                Vec::new()
+            }
+            Action::Up => {
+                self.focus = self.focus.up();
+                Vec::new()
+            }
+            Action::Down => {
+                self.focus = self.focus.down();
+                Vec::new()
+            }
+            Action::Detail => {
+                match self.selected_job() {
+                    Some(id) => {
+                        let info = find_job(&self.snapshot, id).unwrap_or(JobInfo::Gone);
+                        self.overlay = Overlay::Detail(DetailState { id, info });
+                    }
+                    None => {
+                        self.note = Some(Message::error("no job is selected: the queue is empty"))
+                    }
+                }
+                Vec::new()
+            }
+            Action::Save => self.send(Request::Save),
+            Action::Restart => self.send(Request::Restart { new_seed: false }),
+            Action::RestartNewSeed => self.send(Request::Restart { new_seed: true }),
+            Action::Help => {
+                self.overlay = Overlay::Help;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn picker(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let Overlay::Picker(p) = &mut self.overlay else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Close) => self.overlay = Overlay::None,
+            Some(Action::Up) => p.cursor = (p.cursor + p.rows() - 1) % p.rows(),
+            Some(Action::Down) => p.cursor = (p.cursor + 1) % p.rows(),
+            Some(Action::Left) => p.adjust(-1),
+            Some(Action::Right) => p.adjust(1),
+            Some(Action::Select) => {
+                if p.cursor < p.names.len() {
+                    p.chosen = p.cursor;
+                }
+            }
+            Some(Action::Unlimited) => p.max_jumps = MaxJumps::Unlimited,
+            Some(Action::Backspace) => {
+                if let MaxJumps::Limit(m) = p.max_jumps {
+                    p.max_jumps = MaxJumps::Limit(m / 10);
+                }
+            }
+            Some(Action::Confirm) => {
+                if p.cursor < p.names.len() {
+                    p.chosen = p.cursor;
+                }
+                let spec = p.spec();
+                self.overlay = Overlay::None;
+                return self.send(Request::Apply(Command::SetPolicy { policy: spec }));
+            }
+            _ => {
+                if let KeyCode::Char(c) = key.code
+                    && let Some(d) = c.to_digit(10)
+                {
+                    p.type_digit(d);
+                    p.cursor = p.max_jumps_row();
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn inject(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let snap = self.snapshot.clone();
+        let Overlay::Inject(f) = &mut self.overlay else {
+            return Vec::new();
+        };
+        let n = INJECT_FIELDS.len();
+        match action {
+            Some(Action::Close) => self.overlay = Overlay::None,
+            Some(Action::Up) => f.cursor = (f.cursor + n - 1) % n,
+            Some(Action::Down) => f.cursor = (f.cursor + 1) % n,
+            Some(Action::Backspace) => {
+                f.values[f.cursor].pop();
+            }
+            Some(Action::Confirm) => {
+                if let Some(job) = f.validate(&snap) {
+                    self.overlay = Overlay::None;
+                    return self.send(Request::Apply(Command::InjectJobs { jobs: vec![job] }));
+                }
+            }
+            _ => {
+                if let KeyCode::Char(c) = key.code
+                    && (c.is_ascii_digit() || c == '.' || c == '+')
+                    && f.values[f.cursor].len() < 24
+                {
+                    f.values[f.cursor].push(c);
+                    f.errors[f.cursor] = None;
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn estimate(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let Overlay::Estimate(text) = &mut self.overlay else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Close) => self.overlay = Overlay::None,
+            Some(Action::Backspace) => {
+                text.pop();
+            }
+            Some(Action::Confirm) => match text.trim().parse::<f64>() {
+                Ok(p) if p.is_finite() && (0.0..100.0).contains(&p) => {
+                    self.overlay = Overlay::None;
+                    return self.send(Request::Apply(estimate_command(p)));
+                }
+                _ => {
+                    self.note = Some(Message::error(format!(
+                        "✗ estimate error must be a number at least 0 and below 100, found \"{}\"",
+                        text.trim()
+                    )));
+                }
+            },
+            _ => {
+                if let KeyCode::Char(c) = key.code
+                    && (c.is_ascii_digit() || c == '.')
+                    && text.len() < 8
+                {
+                    text.push(c);
+                }
+            }
+        }
+        Vec::new()
+    }
+}
+
+/// The command for an estimate error of `percent` (0 = exact estimates),
+/// for jobs that arrive from now on.
+pub fn estimate_command(percent: f64) -> Command {
+    Command::SetEstimateError {
+        estimates: if percent == 0.0 {
+            EstimateModel::exact()
+        } else {
+            EstimateModel::uniform_error(percent)
+        },
+        queued_too: false,
+    }
+}
+
+/// Where job `id` is in `snap`: queued, running, or recently ended.
+pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
+    if let Some(q) = snap.engine.queue.iter().find(|q| q.id == id) {
+        return Some(JobInfo::Queued(q.clone()));
+    }
+    if let Some(r) = snap.engine.running.iter().find(|r| r.id == id) {
+        return Some(JobInfo::Running(r.clone()));
+    }
+    snap.recent
+        .iter()
+        .rev()
+        .find(|r| r.id == id)
+        .map(|r| JobInfo::Ended(r.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+
+    fn app() -> App {
+        App::new(Arc::new(fixtures::snapshot()))
+    }
+
+    fn key(c: char) -> Msg {
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    fn code(c: KeyCode) -> Msg {
+        Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    }
+
+    fn press(app: &mut App, keys: &[Msg]) -> Vec<Effect> {
+        keys.iter().flat_map(|k| app.update(k.clone())).collect()
+    }
+
+    fn send(r: Request) -> Vec<Effect> {
+        vec![Effect::Send(r)]
+    }
+
+    #[test]
+    fn main_screen_keys_to_effects() {
+        let table: Vec<(Msg, Vec<Effect>)> = vec![
+            (key(' '), send(Request::TogglePause)),
+            (key('+'), send(Request::Faster)),
+            (key('='), send(Request::Faster)),
+            (key('-'), send(Request::Slower)),
+            (key('.'), send(Request::StepEvent)),
+            (key('n'), send(Request::StepJob(20))),
+            (key('e'), send(Request::Apply(estimate_command(10.0)))),
+            (key('s'), send(Request::Save)),
+            (key('r'), send(Request::Restart { new_seed: false })),
+            (key('R'), send(Request::Restart { new_seed: true })),
+            (key('q'), vec![Effect::Quit]),
+            (
+                Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+                vec![Effect::Quit],
+            ),
+            (key('g'), vec![]),
+            (key('x'), vec![]),
+            (code(KeyCode::Tab), vec![]),
+            (key('p'), vec![]),
+            (key('i'), vec![]),
+            (key('?'), vec![]),
+            (code(KeyCode::Enter), vec![]),
+        ];
+        for (msg, want) in table {
+            let mut a = app();
+            assert_eq!(a.update(msg.clone()), want, "{msg:?}");
+        }
+    }
+
+    #[test]
+    fn keys_open_the_right_windows() {
+        let cases = [
+            ('p', Mode::Picker),
+            ('i', Mode::Inject),
+            ('?', Mode::Help),
+            ('E', Mode::Estimate),
+        ];
+        for (c, mode) in cases {
+            let mut a = app();
+            a.update(key(c));
+            assert_eq!(a.mode(), mode, "{c}");
+            a.update(code(KeyCode::Esc));
+            assert_eq!(a.mode(), Mode::Normal, "{c} then Esc");
+        }
+        let mut a = app();
+        a.update(code(KeyCode::Enter));
+        assert_eq!(a.mode(), Mode::Detail);
+        assert_eq!(press(&mut a, &[key('n')]), send(Request::StepJob(20)));
+        // q closes help rather than quitting.
+        let mut a = app();
+        assert!(press(&mut a, &[key('?'), key('q')]).is_empty());
+        assert!(!a.quit);
+    }
+
+    #[test]
+    fn e_cycles_0_10_30_percent() {
+        let mut a = app();
+        let got = press(&mut a, &[key('e'), key('e'), key('e')]);
+        assert_eq!(
+            got,
+            vec![
+                Effect::Send(Request::Apply(estimate_command(10.0))),
+                Effect::Send(Request::Apply(estimate_command(30.0))),
+                Effect::Send(Request::Apply(Command::SetEstimateError {
+                    estimates: EstimateModel::exact(),
+                    queued_too: false
+                })),
+            ]
+        );
+    }
+
+    #[test]
+    fn typed_estimate_error_is_checked() {
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('E'), key('5'), key('.'), key('5'), code(KeyCode::Enter)],
+        );
+        assert_eq!(got, send(Request::Apply(estimate_command(5.5))));
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('E'), key('1'), key('2'), key('0'), code(KeyCode::Enter)],
+        );
+        assert!(got.is_empty());
+        assert!(a.message().unwrap().error);
+        assert_eq!(a.mode(), Mode::Estimate);
+    }
+
+    #[test]
+    fn picker_applies_fpfs_0_or_another_policy() {
+        let mut a = app();
+        let got = press(&mut a, &[key('p'), key('0'), code(KeyCode::Enter)]);
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy {
+                policy: PolicySpec::fpfs(MaxJumps::Limit(0))
+            }))
+        );
+        assert_eq!(a.mode(), Mode::Normal);
+        // Typing replaces the value first, then adds digits.
+        let mut a = app();
+        let got = press(
+            &mut a,
+            &[key('p'), key('2'), key('5'), code(KeyCode::Enter)],
+        );
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy {
+                policy: PolicySpec::fpfs(MaxJumps::Limit(25))
+            }))
+        );
+        // Every policy the engine knows is on the list: choose the first.
+        let mut a = app();
+        let mut keys = vec![key('p')];
+        let from = PolicyName::ALL
+            .iter()
+            .position(|n| *n == PolicyName::Fpfs)
+            .unwrap();
+        keys.extend(std::iter::repeat_n(code(KeyCode::Up), from));
+        keys.push(code(KeyCode::Enter));
+        let got = press(&mut a, &keys);
+        let mut want = PolicySpec::fpfs(MaxJumps::Limit(10));
+        want.name = PolicyName::ALL[0];
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::SetPolicy { policy: want }))
+        );
+        // Placement cycles with the arrows on its row (the last one; the
+        // cursor starts on the current policy).
+        let mut a = app();
+        let mut keys = vec![key('p')];
+        keys.extend(std::iter::repeat_n(
+            code(KeyCode::Down),
+            PolicyName::ALL.len() + 1 - from,
+        ));
+        keys.extend([code(KeyCode::Right), key('u'), code(KeyCode::Enter)]);
+        let got = press(&mut a, &keys);
+        let Effect::Send(Request::Apply(Command::SetPolicy { policy })) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(policy.placement, PlacementName::BestFit);
+        assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
+    }
+
+    #[test]
+    fn inject_form_validates_in_place() {
+        let mut a = app();
+        let got = press(&mut a, &[key('i'), code(KeyCode::Enter)]);
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::InjectJobs {
+                jobs: vec![InjectJob {
+                    size: 16,
+                    runtime: 60.0,
+                    estimate: None,
+                    components: None,
+                    count: 1
+                }]
+            }))
+        );
+        // Size 99 cannot fit 2 × 8: the form stays open with the error.
+        let mut a = app();
+        let keys = [
+            key('i'),
+            code(KeyCode::Down),
+            code(KeyCode::Backspace),
+            code(KeyCode::Backspace),
+            key('9'),
+            key('9'),
+            code(KeyCode::Enter),
+        ];
+        assert!(press(&mut a, &keys).is_empty());
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("the form closed")
+        };
+        assert_eq!(f.errors[1].as_deref(), Some("at most 16 on 2×8"));
+        // Explicit components and an estimate.
+        let mut a = app();
+        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Down)];
+        keys.extend([code(KeyCode::Down), key('3'), key('0')]);
+        keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
+        keys.push(code(KeyCode::Enter));
+        let got = press(&mut a, &keys);
+        let Effect::Send(Request::Apply(Command::InjectJobs { jobs })) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(jobs[0].estimate, Some(30.0));
+        assert_eq!(jobs[0].components, Some(vec![8, 8]));
+    }
+
+    #[test]
+    fn moving_between_panes_and_jobs() {
+        let mut a = app();
+        press(&mut a, &[key('j'), key('j')]);
+        assert_eq!(a.selected_job(), Some(fixtures::INJ2));
+        assert_eq!(
+            press(&mut a, &[key('n')]),
+            send(Request::StepJob(fixtures::INJ2))
+        );
+        press(&mut a, &[key('j')]);
+        assert_eq!(a.focus, Pane::Groups, "down past the last job");
+        press(&mut a, &[key('l')]);
+        assert_eq!(a.focus, Pane::History);
+        press(&mut a, &[key('k')]);
+        assert_eq!(a.focus, Pane::Backfill);
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!(a.focus, Pane::Groups);
+        press(&mut a, &[code(KeyCode::BackTab), key('h'), key('h')]);
+        assert_eq!(a.focus, Pane::Queue);
+        press(&mut a, &[key('g')]);
+        assert_eq!(a.grouping, Grouping::Components);
+    }
+
+    #[test]
+    fn detail_follows_its_job_to_the_end() {
+        let mut a = app();
+        press(&mut a, &[code(KeyCode::Enter)]);
+        let mut s = fixtures::snapshot();
+        s.engine.queue.remove(0);
+        a.update(Msg::Snapshot(Arc::new(s.clone())));
+        let Overlay::Detail(d) = &a.overlay else {
+            panic!()
+        };
+        assert_eq!(d.info, JobInfo::Gone);
+        let mut r = s.recent[0].clone();
+        r.id = 20;
+        s.recent.push(r);
+        a.update(Msg::Snapshot(Arc::new(s)));
+        let Overlay::Detail(d) = &a.overlay else {
+            panic!()
+        };
+        assert!(matches!(d.info, JobInfo::Ended(_)));
+    }
+}

@@ -1,0 +1,145 @@
+//! The driver: the engine on its own thread, stepped at the chosen speed,
+//! publishing snapshots through a latest-value channel and taking requests
+//! over a channel.
+
+use super::session::{Request, Session};
+use super::snapshot::{Snapshot, Speed};
+use crate::model::SimTime;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Messages to the driver thread.
+#[derive(Debug)]
+pub enum ToDriver {
+    Request(Request),
+    Quit,
+}
+
+/// Snapshots per wall second, at most.
+const PUBLISH_EVERY: Duration = Duration::from_millis(50);
+/// Wall time the engine may run before the driver looks at its inbox.
+const SLICE: Duration = Duration::from_millis(15);
+/// Events between looks at the clock.
+const CHUNK: usize = 1024;
+
+pub struct Driver {
+    pub requests: Sender<ToDriver>,
+    pub snapshots: watch::Receiver<Arc<Snapshot>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Driver {
+    /// Starts the engine thread on `session`.
+    pub fn spawn(mut session: Session) -> std::io::Result<Driver> {
+        let (tx, rx) = watch::channel(Arc::new(session.snapshot()));
+        let (req_tx, req_rx) = mpsc::channel();
+        let handle = std::thread::Builder::new()
+            .name("schedscope-engine".into())
+            .spawn(move || drive(session, req_rx, tx))?;
+        Ok(Driver {
+            requests: req_tx,
+            snapshots: rx,
+            handle: Some(handle),
+        })
+    }
+
+    /// Stops the engine thread and waits for it.
+    pub fn stop(mut self) {
+        let _ = self.requests.send(ToDriver::Quit);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc<Snapshot>>) {
+    // Where the pacing started: (wall, simulated).
+    let mut anchor: Option<(Instant, SimTime)> = None;
+    let mut last_publish = Instant::now();
+    let mut changed = false;
+    let mut publish_now = false;
+    let mut pending: Option<ToDriver> = None;
+    let mut rate_from = (Instant::now(), session.engine().counters().events);
+    loop {
+        // Requests first: the operator never waits behind the engine.
+        loop {
+            let msg = match pending.take() {
+                Some(m) => m,
+                None => match inbox.try_recv() {
+                    Ok(m) => m,
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => return,
+                },
+            };
+            match msg {
+                ToDriver::Quit => return,
+                ToDriver::Request(r) => {
+                    tracing::info!(request = ?r, at = session.now().as_secs_f64(), "request");
+                    session.handle(r);
+                    anchor = None;
+                    publish_now = true;
+                }
+            }
+        }
+        let running = !session.paused && !session.engine().is_done();
+        if running {
+            let slice = Instant::now();
+            match session.speed {
+                Speed::Max => {
+                    while slice.elapsed() < SLICE {
+                        if session.step_events(CHUNK) == 0 {
+                            break;
+                        }
+                    }
+                }
+                Speed::Rate(r) => {
+                    let (w0, s0) = *anchor.get_or_insert((Instant::now(), session.now()));
+                    let target = s0 + SimTime::from_secs_f64(r * w0.elapsed().as_secs_f64());
+                    while !session.advance_to(target, CHUNK) {
+                        if slice.elapsed() >= SLICE {
+                            // Falling behind: pace from here.
+                            anchor = None;
+                            break;
+                        }
+                    }
+                }
+            }
+            changed = true;
+        }
+        if publish_now || (changed && last_publish.elapsed() >= PUBLISH_EVERY) {
+            let now = Instant::now();
+            let events = session.engine().counters().events;
+            let dt = now.duration_since(rate_from.0).as_secs_f64();
+            if !running {
+                session.events_per_sec = 0.0;
+                rate_from = (now, events);
+            } else if dt >= 0.5 {
+                session.events_per_sec = events.saturating_sub(rate_from.1) as f64 / dt;
+                rate_from = (now, events);
+            }
+            if out.send(Arc::new(session.snapshot())).is_err() {
+                return;
+            }
+            last_publish = now;
+            changed = false;
+            publish_now = false;
+        }
+        // Idle until the next frame or request when there is nothing to run
+        // flat out.
+        if !running || matches!(session.speed, Speed::Rate(_)) {
+            let wait = if running {
+                Duration::from_millis(5)
+            } else {
+                PUBLISH_EVERY
+            };
+            match inbox.recv_timeout(wait) {
+                Ok(m) => pending = Some(m),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Head & backfill: why the head of the queue waits. Under a backfilling
+//! policy, its reservation (the shadow time), the extra processors and every
+//! running job's window up to its estimated end; under FPFS, the head's
+//! jumps against maxJumps. Windows past their estimate are marked expired.
+
+use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED};
+use crate::console::app::Pane;
+use crate::console::format::{parts, short};
+use crate::console::snapshot::Snapshot;
+use crate::policy::{MaxJumps, PolicyState};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+/// Width of the id column of the window rows.
+const ID_W: usize = 11;
+
+pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let e = &snap.engine;
+    let block = ctx.block(" Head & backfill ", Some(Pane::Backfill));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let now = e.now;
+    let mut lines: Vec<Line> = Vec::new();
+    match e.queue.first() {
+        Some(h) => lines.push(Line::from(vec![
+            Span::styled(format!("{HEAD} head "), ctx.head()),
+            Span::styled(
+                format!("{}{}", if h.injected { INJECTED } else { "" }, h.id),
+                ctx.head(),
+            ),
+            Span::raw(format!(
+                " · {} = {} · waited {} s",
+                h.size,
+                parts(&h.components),
+                short((now - h.submit).as_secs_f64())
+            )),
+        ])),
+        None => lines.push(Line::styled("queue empty: nothing waits", ctx.dim())),
+    }
+    let mut shadow = None;
+    if let Some(bf) = &e.backfill {
+        match bf.shadow {
+            Some(t) => {
+                shadow = Some(t);
+                lines.push(Line::from(vec![
+                    Span::raw("reserved at "),
+                    Span::styled(format!("+{} s", short((t - now).as_secs_f64())), ctx.head()),
+                    Span::raw(" (shadow time)"),
+                ]));
+            }
+            None if !e.queue.is_empty() => {
+                lines.push(Line::raw("no reservation: the head can start"))
+            }
+            None => {}
+        }
+        let extra: Vec<String> = bf
+            .extra
+            .iter()
+            .zip(&e.clusters)
+            .map(|(x, c)| format!("{} {x}", c.name))
+            .collect();
+        if !extra.is_empty() {
+            lines.push(Line::raw(format!("extra processors: {}", extra.join(", "))));
+        }
+        if bf.reservations.len() > 1 {
+            lines.push(Line::raw(format!(
+                "{} queued jobs hold reservations",
+                bf.reservations.len()
+            )));
+        }
+    } else if let PolicyState::Fpfs {
+        jumps, max_jumps, ..
+    } = &e.policy_state
+        && let Some(h) = e.queue.first()
+    {
+        let mut spans = vec![Span::raw(format!("jumped {jumps} of {max_jumps}"))];
+        if let MaxJumps::Limit(m) = *max_jumps {
+            // One cell per allowed jump, scaled down past 20.
+            let cells = m.min(20);
+            let used = if m == 0 {
+                0
+            } else {
+                ((*jumps).min(m) as u64 * cells as u64).div_ceil(m as u64) as u32
+            };
+            let style = if *jumps >= m { ctx.alert() } else { ctx.head() };
+            if cells > 0 {
+                spans.push(Span::raw(" "));
+            }
+            spans.push(Span::styled("▰".repeat(used as usize), style));
+            spans.push(Span::styled("▱".repeat((cells - used) as usize), ctx.dim()));
+            if *jumps >= m {
+                spans.push(Span::styled(" no more jumps", ctx.alert()));
+            }
+        }
+        lines.push(Line::from(spans));
+        let widest = h.components.iter().copied().max().unwrap_or(h.size);
+        let have = e.clusters.iter().filter(|c| c.free >= widest).count();
+        lines.push(Line::raw(format!(
+            "needs {} cluster{}, widest {widest}; {have} {} ≥ {widest} free",
+            h.components.len(),
+            if h.components.len() == 1 { "" } else { "s" },
+            if have == 1 { "has" } else { "have" },
+        )));
+    }
+    // Windows: each running job from now to its estimated end.
+    let mut running: Vec<_> = e.running.iter().collect();
+    running.sort_by_key(|r| (r.estimated_end, r.id));
+    let horizon = running
+        .iter()
+        .map(|r| r.estimated_end)
+        .chain(shadow)
+        .map(|t| (t - now).as_secs_f64())
+        .fold(10.0_f64, f64::max);
+    let horizon = nice(horizon);
+    let label = format!(" +{} s", short(horizon));
+    let bar_w = (inner.width as usize)
+        .saturating_sub(ID_W + 2 + label.chars().count())
+        .max(4);
+    let col = |t: f64| {
+        ((t / horizon) * bar_w as f64)
+            .round()
+            .clamp(0.0, bar_w as f64) as usize
+    };
+    let shadow_col = shadow.map(|t| col((t - now).as_secs_f64()).min(bar_w - 1));
+    let mut axis = vec![Span::raw(format!("{:>w$} ", "now", w = ID_W))];
+    let mut line = String::new();
+    for i in 0..bar_w {
+        line.push(if i == 0 {
+            '├'
+        } else if Some(i) == shadow_col {
+            '┬'
+        } else {
+            '─'
+        });
+    }
+    line.push('▶');
+    axis.push(Span::styled(line, ctx.dim()));
+    axis.push(Span::styled(label, ctx.dim()));
+    lines.push(Line::from(axis));
+    let room = (inner.height as usize).saturating_sub(lines.len());
+    let shown = if running.len() > room {
+        room.saturating_sub(1)
+    } else {
+        running.len()
+    };
+    for r in running.iter().take(shown) {
+        let mark = if r.expired {
+            Span::styled(EXPIRED, ctx.alert())
+        } else if r.jumped_ahead {
+            Span::styled(AHEAD, ctx.fg(Color::Magenta))
+        } else if r.injected {
+            Span::styled(INJECTED, ctx.job(r.id))
+        } else {
+            Span::raw(" ")
+        };
+        let id = format!(
+            "{}{}",
+            if r.injected && (r.expired || r.jumped_ahead) {
+                INJECTED
+            } else {
+                ""
+            },
+            r.id
+        );
+        let mut spans = vec![
+            mark,
+            Span::styled(format!("{id:>w$} ", w = ID_W - 1), ctx.job(r.id)),
+        ];
+        if r.expired {
+            spans.push(Span::styled(
+                format!(
+                    "expired {} s ago",
+                    short((now - r.estimated_end).as_secs_f64())
+                ),
+                ctx.alert(),
+            ));
+        } else {
+            let n = col((r.estimated_end - now).as_secs_f64()).max(1);
+            let mut bar = String::new();
+            for i in 0..bar_w.max(n) {
+                if i < n {
+                    bar.push('█');
+                } else if Some(i) == shadow_col {
+                    bar.push('┆');
+                } else {
+                    bar.push(' ');
+                }
+            }
+            spans.push(Span::styled(bar.trim_end().to_string(), ctx.job(r.id)));
+            if r.jumped_ahead {
+                spans.push(Span::styled(
+                    if e.backfill.is_some() {
+                        " backfilled"
+                    } else {
+                        " jumped"
+                    },
+                    ctx.fg(Color::Magenta),
+                ));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    if shown < running.len() {
+        lines.push(Line::styled(
+            format!("… {} more running", running.len() - shown),
+            ctx.dim(),
+        ));
+    }
+    Paragraph::new(lines).style(Style::new()).render(inner, buf);
+}
+
+/// A round number at least `x`: 10, 20, 50, 100, …
+fn nice(x: f64) -> f64 {
+    let mut step = 10.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if step * m >= x {
+                return step * m;
+            }
+        }
+        step *= 10.0;
+        if step > 1e12 {
+            return x;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+    use crate::console::panes::testing::{find, text};
+    use ratatui::style::Modifier;
+
+    fn draw(snap: &Snapshot, ctx: &Ctx) -> Buffer {
+        let area = Rect::new(0, 0, 50, 10);
+        let mut buf = Buffer::empty(area);
+        render(snap, ctx, area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn fpfs_shows_the_heads_jumps_against_max_jumps() {
+        let buf = draw(&fixtures::snapshot(), &Ctx::default());
+        let t = text(&buf);
+        assert!(t.contains("head 20 · 12 = 6+6 · waited 40.0 s"), "{t}");
+        assert!(t.contains("jumped 3 of 10 ▰▰▰▱▱▱▱▱▱▱"), "{t}");
+        assert!(
+            t.contains("needs 2 clusters, widest 6; 0 have ≥ 6 free"),
+            "{t}"
+        );
+        let (x, y) = find(&buf, "head").unwrap();
+        assert_eq!(buf[(x, y)].fg, Color::Yellow);
+    }
+
+    #[test]
+    fn backfill_shows_shadow_extra_windows_and_expired_ones() {
+        let mut snap = fixtures::snapshot();
+        snap.engine = fixtures::with_backfill(snap.engine);
+        let buf = draw(&snap, &Ctx::default());
+        let t = text(&buf);
+        assert!(t.contains("reserved at +30.0 s (shadow time)"), "{t}");
+        assert!(t.contains("extra processors: c0 2, c1 0"), "{t}");
+        assert!(t.contains("┬"), "the shadow time is on the axis: {t}");
+        assert!(t.contains("+50.0 s"), "{t}");
+        // The backfilled injected job is past its estimate: red, with a glyph.
+        let (x, y) = find(&buf, "expired 20.0 s ago").unwrap();
+        assert_eq!(buf[(x, y)].fg, Color::Red);
+        assert!(buf[(x, y)].modifier.contains(Modifier::BOLD));
+        assert_eq!(buf[(1, y)].symbol(), EXPIRED);
+        // Job 10's window runs to its estimated end, 40 s from now.
+        assert!(t.contains("10 ███"), "{t}");
+    }
+
+    #[test]
+    fn expired_window_is_readable_without_colour() {
+        let mut snap = fixtures::snapshot();
+        snap.engine = fixtures::with_backfill(snap.engine);
+        let ctx = Ctx {
+            color: false,
+            ..Ctx::default()
+        };
+        let buf = draw(&snap, &ctx);
+        let (x, y) = find(&buf, "expired").unwrap();
+        assert_eq!(buf[(1, y)].symbol(), EXPIRED);
+        assert_eq!(buf[(x, y)].fg, Color::Reset);
+    }
+
+    #[test]
+    fn nice_rounds_up() {
+        assert_eq!(nice(3.0), 10.0);
+        assert_eq!(nice(40.0), 50.0);
+        assert_eq!(nice(101.0), 200.0);
+    }
+}

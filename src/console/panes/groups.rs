@@ -1,0 +1,131 @@
+//! Group metrics, live: the S / C / W table (switched with `g`) and the
+//! overall figures of the jobs measured so far.
+
+use super::Ctx;
+use crate::console::app::Pane;
+use crate::console::format::{int, num1};
+use crate::console::snapshot::Snapshot;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Modifier;
+use ratatui::widgets::{Row, Table, Widget};
+
+pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let s = &snap.summary;
+    let g = ctx.grouping;
+    let title = format!(" Groups by {} [g] · measured jobs ", g.name());
+    let block = ctx.block(title, Some(Pane::Groups));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let header = Row::new(vec![
+        "group", "range", "jobs", "num %", "load %", "ART", "wait", "slowdown",
+    ])
+    .style(ctx.dim().add_modifier(Modifier::BOLD));
+    let mut rows: Vec<Row> = s.groups[g as usize]
+        .iter()
+        .map(|r| {
+            Row::new(vec![
+                r.label.clone(),
+                r.range.clone(),
+                int(r.count),
+                num1(r.number_pct),
+                num1(r.load_pct),
+                num1(r.art),
+                num1(r.mean_wait),
+                num1(r.mean_slowdown),
+            ])
+        })
+        .collect();
+    rows.push(
+        Row::new(vec![
+            "all".to_string(),
+            String::new(),
+            int(s.jobs),
+            String::new(),
+            String::new(),
+            num1(s.art),
+            num1(s.mean_wait),
+            num1(s.mean_slowdown),
+        ])
+        .style(ctx.style(ratatui::style::Style::new().add_modifier(Modifier::BOLD))),
+    );
+    let table_h = (rows.len() as u16 + 1).min(inner.height);
+    Table::new(
+        rows,
+        [
+            Constraint::Length(5),
+            Constraint::Length(8),
+            Constraint::Length(8),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+            Constraint::Length(7),
+            Constraint::Length(8),
+        ],
+    )
+    .header(header)
+    .render(
+        Rect {
+            height: table_h,
+            ..inner
+        },
+        buf,
+    );
+    if inner.height > table_h {
+        let (excluded, warmup) = snap.warmup;
+        let line = if excluded < warmup {
+            format!(
+                "warm-up: the first {} jobs are not measured ({} so far)",
+                int(warmup),
+                int(excluded)
+            )
+        } else {
+            format!(
+                "util {} % · {} started ahead, wait {} s (in order {} s)",
+                num1(100.0 * s.utilization),
+                int(s.jumped_ahead),
+                num1(s.jumped_ahead_wait),
+                num1(s.in_order_wait)
+            )
+        };
+        ratatui::text::Line::styled(line, ctx.dim()).render(
+            Rect {
+                y: inner.y + table_h,
+                height: 1,
+                ..inner
+            },
+            buf,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+    use crate::console::panes::testing::text;
+    use crate::metrics::Grouping;
+
+    #[test]
+    fn switches_between_size_and_component_tables() {
+        let snap = fixtures::snapshot();
+        let area = Rect::new(0, 0, 66, 9);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("Groups by size [g]"), "{t}");
+        assert!(t.contains("S4"), "{t}");
+        // One job of four is in S4 (size 12); ART of all four is 32.8.
+        assert!(t.contains("S4    ≥8       1        25.0"), "{t}");
+        assert!(t.contains("32.8"), "{t}");
+        let ctx = Ctx {
+            grouping: Grouping::Components,
+            ..Ctx::default()
+        };
+        let mut buf = Buffer::empty(area);
+        render(&snap, &ctx, area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("Groups by components"), "{t}");
+        assert!(t.contains("C1"), "{t}");
+    }
+}

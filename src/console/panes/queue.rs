@@ -1,0 +1,184 @@
+//! The queue: waiting jobs in queue order, the head first and marked.
+
+use super::{Ctx, HEAD, INJECTED};
+use crate::console::app::Pane;
+use crate::console::format::{int, parts, short};
+use crate::console::snapshot::Snapshot;
+use crate::policy::PolicyState;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Row, Table, Widget};
+
+pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let e = &snap.engine;
+    let title = format!(" Queue {} ", int(e.queue.len() as u64));
+    let block = ctx.block(title, Some(Pane::Queue));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if e.queue.is_empty() {
+        Line::styled(
+            " empty: every job that arrived is running or done",
+            ctx.dim(),
+        )
+        .render(inner, buf);
+        return;
+    }
+    // The policy's own column: planned starts under backfilling, the head's
+    // jumps under FPFS.
+    let planned = e.backfill.is_some();
+    let policy_col = if planned { "start" } else { "jumps" };
+    let visible = inner.height.saturating_sub(1) as usize;
+    let selected = ctx.selected.min(e.queue.len() - 1);
+    let offset = if selected >= visible {
+        selected + 1 - visible
+    } else {
+        0
+    };
+    let now = e.now;
+    let rows = e
+        .queue
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(visible)
+        .map(|(i, q)| {
+            let mark = if i == 0 {
+                Span::styled(HEAD, ctx.head())
+            } else if q.injected {
+                Span::styled(INJECTED, ctx.job(q.id))
+            } else {
+                Span::raw(" ")
+            };
+            let id = if q.injected && i == 0 {
+                format!("{INJECTED}{}", q.id)
+            } else {
+                q.id.to_string()
+            };
+            let own = if planned {
+                q.planned_start
+                    .map(|s| format!("+{}", short((s - now).as_secs_f64())))
+                    .unwrap_or_else(|| "–".into())
+            } else if i == 0 {
+                match &e.policy_state {
+                    PolicyState::Fpfs {
+                        jumps, max_jumps, ..
+                    } => format!("{jumps}/{max_jumps}"),
+                    _ => String::new(),
+                }
+            } else {
+                String::new()
+            };
+            let mut style = Style::new();
+            if i == 0 {
+                style = ctx.head();
+            }
+            if i == selected && ctx.focus == Pane::Queue {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            Row::new(vec![
+                Cell::from(mark),
+                Cell::from(Span::styled(id, ctx.job(q.id))),
+                Cell::from(q.size.to_string()),
+                Cell::from(parts(&q.components)),
+                Cell::from(short(q.estimate.as_secs_f64())),
+                Cell::from(short((now - q.submit).as_secs_f64())),
+                Cell::from(own),
+            ])
+            .style(style)
+        });
+    let header = Row::new(vec![
+        "", "job", "size", "parts", "est", "waited", policy_col,
+    ])
+    .style(ctx.dim().add_modifier(Modifier::BOLD));
+    Table::new(
+        rows,
+        [
+            Constraint::Length(1),
+            Constraint::Length(11),
+            Constraint::Length(4),
+            Constraint::Length(9),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+        ],
+    )
+    .header(header)
+    .column_spacing(1)
+    .render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+    use crate::console::panes::testing::{find, text};
+    use ratatui::style::Color;
+
+    fn draw(snap: &Snapshot, ctx: &Ctx) -> Buffer {
+        let area = Rect::new(0, 0, 60, 8);
+        let mut buf = Buffer::empty(area);
+        render(snap, ctx, area, &mut buf);
+        buf
+    }
+
+    #[test]
+    fn head_is_marked_and_bold_with_its_jumps() {
+        let snap = fixtures::snapshot();
+        let buf = draw(&snap, &Ctx::default());
+        let t = text(&buf);
+        assert!(t.contains("Queue 3"), "{t}");
+        assert!(t.contains("jumps"), "{t}");
+        assert!(t.contains("3/10"), "{t}");
+        let (x, y) = find(&buf, HEAD).unwrap();
+        assert_eq!(buf[(x, y)].fg, Color::Yellow);
+        assert!(buf[(x, y)].modifier.contains(Modifier::BOLD));
+        // The selected row (the head, with the focus) is reversed.
+        assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
+        // The injected job carries its mark.
+        assert!(t.contains(INJECTED), "{t}");
+        assert!(t.contains("8+8"), "{t}");
+    }
+
+    #[test]
+    fn planned_starts_replace_jumps_under_backfilling() {
+        let mut snap = fixtures::snapshot();
+        snap.engine = fixtures::with_backfill(snap.engine);
+        let buf = draw(&snap, &Ctx::default());
+        let t = text(&buf);
+        assert!(t.contains("start"), "{t}");
+        assert!(t.contains("+30.0"), "{t}");
+    }
+
+    #[test]
+    fn scrolls_to_keep_the_selection_visible() {
+        let mut snap = fixtures::snapshot();
+        let row = snap.engine.queue[1].clone();
+        for i in 0..50 {
+            let mut r = row.clone();
+            r.id = 500 + i;
+            snap.engine.queue.push(r);
+        }
+        let ctx = Ctx {
+            selected: 40,
+            ..Ctx::default()
+        };
+        let t = text(&draw(&snap, &ctx));
+        assert!(t.contains("537"), "{t}");
+        assert!(!t.contains(HEAD), "{t}");
+    }
+
+    #[test]
+    fn no_color_keeps_the_glyphs() {
+        let snap = fixtures::snapshot();
+        let ctx = Ctx {
+            color: false,
+            ..Ctx::default()
+        };
+        let buf = draw(&snap, &ctx);
+        let (x, y) = find(&buf, HEAD).unwrap();
+        assert_eq!(buf[(x, y)].fg, Color::Reset);
+        assert!(buf[(x, y)].modifier.contains(Modifier::BOLD));
+    }
+}

@@ -1,0 +1,355 @@
+//! The console's synchronous core: one engine, its live metrics and
+//! history, and the operator requests that act on them. The driver thread
+//! paces it against the wall clock; tests drive it directly, so every
+//! screen they check is deterministic.
+
+use super::snapshot::{History, Message, Snapshot, Speed};
+use crate::engine::{Command, Engine};
+use crate::metrics::Metrics;
+use crate::model::{JobRecord, SimTime};
+use crate::scenario::{Scenario, ScenarioError};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What the operator asks of the running engine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// An engine command, applied now and recorded in the command log.
+    Apply(Command),
+    TogglePause,
+    Faster,
+    Slower,
+    /// Handle one event, then stay paused.
+    StepEvent,
+    /// Run to the next start or end of this job, then stay paused.
+    StepJob(u64),
+    /// Start over with the scenario's seed, or with the next seed.
+    Restart {
+        new_seed: bool,
+    },
+    /// Write the scenario plus the command log as a new scenario file.
+    Save,
+}
+
+/// Simulated seconds between history samples.
+pub const HISTORY_EVERY: f64 = 10.0;
+/// Samples kept for the history pane.
+pub const HISTORY_LEN: usize = 600;
+/// Records kept for the job-detail view of jobs that have ended.
+const RECENT_LEN: usize = 256;
+/// The most events `n` handles while looking for the job's next event.
+const STEP_JOB_LIMIT: u32 = 200_000;
+
+pub struct Session {
+    scenario: Scenario,
+    seed: u64,
+    endless: bool,
+    engine: Engine,
+    metrics: Metrics,
+    utilization: VecDeque<f64>,
+    queue: VecDeque<u64>,
+    art: VecDeque<f64>,
+    next_sample: SimTime,
+    recent: VecDeque<JobRecord>,
+    pub speed: Speed,
+    pub paused: bool,
+    message: Option<Message>,
+    save_dir: PathBuf,
+    version: u64,
+    /// Set by the driver from its wall-clock measurements.
+    pub events_per_sec: f64,
+}
+
+impl Session {
+    /// A session on `scenario` seeded with `seed`; with `endless`, a
+    /// generated workload never runs out.
+    pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
+        let engine = scenario.build_engine(seed, endless)?;
+        let metrics = scenario.new_metrics();
+        Ok(Session {
+            scenario,
+            seed,
+            endless,
+            engine,
+            metrics,
+            utilization: VecDeque::new(),
+            queue: VecDeque::new(),
+            art: VecDeque::new(),
+            next_sample: SimTime::ZERO,
+            recent: VecDeque::new(),
+            speed: Speed::DEFAULT,
+            paused: false,
+            message: None,
+            save_dir: PathBuf::from("."),
+            version: 0,
+            events_per_sec: 0.0,
+        })
+    }
+
+    /// Where `Save` writes its files (the working folder by default).
+    pub fn with_save_dir(mut self, dir: &Path) -> Session {
+        self.save_dir = dir.to_path_buf();
+        self
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.engine.now()
+    }
+
+    pub fn set_message(&mut self, m: Message) {
+        self.message = Some(m);
+    }
+
+    /// Handles one event, folding ended jobs into the metrics. Returns
+    /// false when no event is left.
+    pub fn step(&mut self) -> bool {
+        let Some(t) = self.engine.next_event_time() else {
+            return false;
+        };
+        self.sample_until(t);
+        self.engine.step();
+        for r in self.engine.drain_records() {
+            self.metrics.record(&r);
+            if self.recent.len() == RECENT_LEN {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(r);
+        }
+        true
+    }
+
+    /// Records history samples for every sample time before `t`: the state
+    /// does not change between events, so each is exact.
+    fn sample_until(&mut self, t: SimTime) {
+        while self.next_sample < t {
+            let free: u64 = self
+                .engine
+                .free_processors()
+                .iter()
+                .map(|&f| f as u64)
+                .sum();
+            let total = self.engine.platform().total_processors().max(1);
+            push_capped(
+                &mut self.utilization,
+                (total - free.min(total)) as f64 / total as f64,
+            );
+            push_capped(&mut self.queue, self.engine.queue_len() as u64);
+            push_capped(&mut self.art, self.metrics.overall.art());
+            self.next_sample += SimTime::from_secs_f64(HISTORY_EVERY);
+        }
+    }
+
+    /// Handles events up to `t` (at most `budget` of them), then moves the
+    /// clock to `t` if every event up to it was handled. Returns whether `t`
+    /// was reached.
+    pub fn advance_to(&mut self, t: SimTime, budget: usize) -> bool {
+        for _ in 0..budget {
+            match self.engine.next_event_time() {
+                Some(n) if n <= t => {
+                    self.step();
+                }
+                _ => {
+                    self.engine.step_until(t);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Handles up to `n` events; returns how many.
+    pub fn step_events(&mut self, n: usize) -> usize {
+        let mut k = 0;
+        while k < n && self.step() {
+            k += 1;
+        }
+        k
+    }
+
+    /// Runs until no event is left (a finite workload).
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+    }
+
+    /// Carries out an operator request and sets the message line.
+    pub fn handle(&mut self, request: Request) {
+        let message = match request {
+            Request::Apply(command) => match self.engine.apply(command) {
+                Ok(outcome) => Message::ok(format!("✓ {}", outcome.message)),
+                Err(e) => Message::error(format!("✗ {e}")),
+            },
+            Request::TogglePause => {
+                self.paused = !self.paused;
+                Message::ok(if self.paused { "paused" } else { "running" })
+            }
+            Request::Faster => {
+                self.speed = self.speed.faster();
+                Message::ok(format!("speed {}", self.speed.label()))
+            }
+            Request::Slower => {
+                self.speed = self.speed.slower();
+                Message::ok(format!("speed {}", self.speed.label()))
+            }
+            Request::StepEvent => {
+                self.paused = true;
+                if self.step() {
+                    Message::ok(format!(
+                        "one event: t = {}",
+                        super::format::secs(self.now().as_secs_f64())
+                    ))
+                } else {
+                    Message::error("no event is left")
+                }
+            }
+            Request::StepJob(id) => {
+                self.paused = true;
+                self.step_job(id)
+            }
+            Request::Restart { new_seed } => {
+                let seed = if new_seed {
+                    self.seed.wrapping_add(1)
+                } else {
+                    self.seed
+                };
+                match self.scenario.build_engine(seed, self.endless) {
+                    Ok(engine) => {
+                        self.engine = engine;
+                        self.seed = seed;
+                        self.metrics = self.scenario.new_metrics();
+                        self.utilization.clear();
+                        self.queue.clear();
+                        self.art.clear();
+                        self.recent.clear();
+                        self.next_sample = SimTime::ZERO;
+                        Message::ok(format!("restarted with seed {seed}"))
+                    }
+                    Err(e) => Message::error(format!("✗ cannot restart: {e}")),
+                }
+            }
+            Request::Save => match self.save() {
+                Ok(path) => Message::ok(format!(
+                    "✓ saved {} command{} to {}",
+                    self.engine.command_log().len(),
+                    if self.engine.command_log().len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    path.display()
+                )),
+                Err(e) => Message::error(format!("✗ cannot save: {e}")),
+            },
+        };
+        self.message = Some(message);
+    }
+
+    fn step_job(&mut self, id: u64) -> Message {
+        let Some(before) = self.engine.job_state(id) else {
+            return Message::error(format!("job {id} is neither queued nor running"));
+        };
+        for _ in 0..STEP_JOB_LIMIT {
+            if !self.step() {
+                return Message::error(format!("no event is left; job {id} still waits"));
+            }
+            let after = self.engine.job_state(id);
+            if after != Some(before) {
+                let t = super::format::secs(self.now().as_secs_f64());
+                return Message::ok(match after {
+                    Some(_) => format!("job {id} started at t = {t}"),
+                    None => format!("job {id} ended at t = {t}"),
+                });
+            }
+        }
+        Message::error(format!(
+            "job {id}: nothing happened in {STEP_JOB_LIMIT} events"
+        ))
+    }
+
+    /// The scenario with the commands applied so far as its timeline.
+    pub fn saved_text(&self) -> String {
+        let mut text = self.scenario.save_with_log(self.engine.command_log());
+        if self.seed != self.scenario.seed() {
+            text.push_str(&format!(
+                "\n# This run used seed {}: run it with --seed {}.\n",
+                self.seed, self.seed
+            ));
+        }
+        text
+    }
+
+    /// Writes [`Session::saved_text`] to a new file in the save folder.
+    pub fn save(&self) -> std::io::Result<PathBuf> {
+        let stem: String = self
+            .scenario
+            .name()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let text = self.saved_text();
+        for n in 1..10_000 {
+            let path = self.save_dir.join(format!("{stem}-replay-{n}.toml"));
+            if path.exists() {
+                continue;
+            }
+            let mut tmp = tempfile::NamedTempFile::new_in(&self.save_dir)?;
+            tmp.write_all(text.as_bytes())?;
+            match tmp.persist_noclobber(&path) {
+                Ok(_) => return Ok(path),
+                Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e.error),
+            }
+        }
+        Err(std::io::Error::other("no free file name"))
+    }
+
+    /// The immutable picture panes draw from.
+    pub fn snapshot(&mut self) -> Snapshot {
+        self.version += 1;
+        Snapshot {
+            engine: self.engine.snapshot(),
+            scenario: self.scenario.name().to_string(),
+            shape: self.engine.platform().shape(),
+            seed: self.seed,
+            speed: self.speed,
+            paused: self.paused,
+            summary: self.metrics.summary(),
+            warmup: (self.metrics.excluded, self.scenario.file.run.warmup_jobs),
+            history: History {
+                every: HISTORY_EVERY,
+                utilization: self.utilization.iter().copied().collect(),
+                queue: self.queue.iter().copied().collect(),
+                art: self.art.iter().copied().collect(),
+            },
+            events_per_sec: self.events_per_sec,
+            message: self.message.clone(),
+            recent: self.recent.iter().cloned().collect(),
+            version: self.version,
+        }
+    }
+}
+
+fn push_capped<T>(v: &mut VecDeque<T>, x: T) {
+    if v.len() == HISTORY_LEN {
+        v.pop_front();
+    }
+    v.push_back(x);
+}

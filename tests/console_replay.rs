@@ -1,0 +1,157 @@
+//! Replay: commands given through the console's key → request path, saved
+//! with `s`, and the saved scenario run headless give identical metrics.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::session::Session;
+use schedscope::model::SimTime;
+use schedscope::runner;
+use schedscope::scenario::Scenario;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+fn scenario() -> Scenario {
+    let sets = [
+        "run.jobs=3000".to_string(),
+        "run.warmup_jobs=100".to_string(),
+    ];
+    Scenario::parse(
+        schedscope::scenario::DEFAULT_SCENARIO,
+        "default",
+        Path::new("."),
+        &sets,
+    )
+    .unwrap()
+}
+
+fn keys(app: &mut App, session: &mut Session, keys: &[KeyCode]) {
+    for &k in keys {
+        for e in app.update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE))) {
+            if let Effect::Send(r) = e {
+                session.handle(r);
+            }
+        }
+        app.update(Msg::Snapshot(Arc::new(session.snapshot())));
+    }
+}
+
+fn run_to(session: &mut Session, secs: i64) {
+    assert!(session.advance_to(SimTime::from_secs(secs), usize::MAX));
+}
+
+use KeyCode::{Char, Down, Enter};
+
+#[test]
+fn a_saved_console_run_replays_headless_to_the_same_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario();
+    let seed = sc.seed();
+    let mut session = Session::new(sc, seed, false)
+        .unwrap()
+        .with_save_dir(dir.path());
+    let mut app = App::new(Arc::new(session.snapshot()));
+
+    run_to(&mut session, 200);
+    keys(&mut app, &mut session, &[Char('p'), Char('0'), Enter]);
+    run_to(&mut session, 400);
+    keys(&mut app, &mut session, &[Char('i'), Enter]);
+    keys(&mut app, &mut session, &[Char('.'), Char('.'), Char('n')]);
+    keys(&mut app, &mut session, &[Char('e')]);
+    run_to(&mut session, 700);
+    // Two jobs of 12 = 6+6 with a 40 s estimate.
+    let form = [
+        Char('i'),
+        KeyCode::Backspace,
+        Char('2'),
+        Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+        Char('1'),
+        Char('2'),
+        Down,
+        Down,
+        Char('4'),
+        Char('0'),
+        Down,
+        Char('6'),
+        Char('+'),
+        Char('6'),
+        Enter,
+    ];
+    keys(&mut app, &mut session, &form);
+    run_to(&mut session, 900);
+    keys(&mut app, &mut session, &[Char('p'), Char('u'), Enter]);
+    keys(
+        &mut app,
+        &mut session,
+        &[Char('E'), Char('2'), Char('5'), Enter],
+    );
+    assert_eq!(session.engine().command_log().len(), 6);
+    keys(&mut app, &mut session, &[Char('s')]);
+    let msg = app.message().unwrap().text.clone();
+    assert!(msg.starts_with("✓ saved 6 commands to "), "{msg}");
+    let saved: PathBuf = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "toml"))
+        .unwrap();
+    assert!(msg.ends_with(&saved.display().to_string()), "{msg}");
+
+    session.run_to_end();
+    let live = session.metrics().summary();
+    let live_counters = session.engine().counters();
+
+    let replay = Scenario::load(&saved).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert_eq!(text.matches("[[timeline]]").count(), 6, "{text}");
+    let progress = AtomicU64::new(0);
+    let headless = runner::run_replication(&replay, 0, seed, false, &progress).unwrap();
+    assert_eq!(headless.summary, live);
+    assert_eq!(headless.counters.finished, live_counters.finished);
+    assert_eq!(headless.counters.started_ahead, live_counters.started_ahead);
+    assert!(live.jobs > 2000);
+    // A second save does not overwrite the first.
+    keys(&mut app, &mut session, &[Char('s')]);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn restart_starts_over_with_the_same_or_next_seed() {
+    let sc = scenario();
+    let mut session = Session::new(sc, 1, true).unwrap();
+    let mut app = App::new(Arc::new(session.snapshot()));
+    run_to(&mut session, 300);
+    keys(&mut app, &mut session, &[Char('r')]);
+    assert_eq!(session.now(), SimTime::ZERO);
+    assert_eq!(app.message().unwrap().text, "restarted with seed 1");
+    keys(&mut app, &mut session, &[Char('R')]);
+    assert_eq!(app.message().unwrap().text, "restarted with seed 2");
+    assert_eq!(app.snapshot.seed, 2);
+}
+
+#[test]
+fn bad_commands_answer_on_the_message_line() {
+    let sc = scenario();
+    let mut session = Session::new(sc, 1, true).unwrap();
+    let mut app = App::new(Arc::new(session.snapshot()));
+    // 30 = 30 in one component cannot fit a 20-processor cluster.
+    let form = [
+        Char('i'),
+        KeyCode::Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+        Char('3'),
+        Char('0'),
+        Down,
+        Down,
+        Down,
+        Char('3'),
+        Char('0'),
+        Enter,
+    ];
+    keys(&mut app, &mut session, &form);
+    // The form catches it in place; nothing was sent.
+    assert!(session.engine().command_log().is_empty());
+    assert_eq!(app.mode(), schedscope::console::keymap::Mode::Inject);
+}

@@ -1,0 +1,204 @@
+//! Whole-screen snapshots of the console on a `TestBackend`: the default
+//! scenario driven synchronously to fixed simulated times, then through
+//! the same key → request path the live console uses.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::session::Session;
+use schedscope::console::ui;
+use schedscope::model::SimTime;
+use schedscope::scenario::Scenario;
+use std::sync::Arc;
+
+const W: u16 = 150;
+const H: u16 = 40;
+
+struct Console {
+    session: Session,
+    app: App,
+    terminal: Terminal<TestBackend>,
+}
+
+impl Console {
+    fn new() -> Console {
+        let sc = Scenario::embedded_default();
+        let seed = sc.seed();
+        let mut session = Session::new(sc, seed, true).unwrap();
+        let app = App::new(Arc::new(session.snapshot()));
+        Console {
+            session,
+            app,
+            terminal: Terminal::new(TestBackend::new(W, H)).unwrap(),
+        }
+    }
+
+    fn publish(&mut self) {
+        let s = Arc::new(self.session.snapshot());
+        self.app.update(Msg::Snapshot(s));
+    }
+
+    fn run_to(&mut self, secs: i64) {
+        assert!(
+            self.session
+                .advance_to(SimTime::from_secs(secs), usize::MAX)
+        );
+        self.publish();
+    }
+
+    fn keys(&mut self, keys: &[KeyCode]) {
+        for &k in keys {
+            for e in self
+                .app
+                .update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE)))
+            {
+                match e {
+                    Effect::Send(r) => self.session.handle(r),
+                    Effect::Quit => {}
+                }
+            }
+            self.publish();
+        }
+    }
+
+    fn screen(&mut self) -> String {
+        let app = &self.app;
+        self.terminal
+            .draw(|f| {
+                let area = f.area();
+                ui::view(app, true, area, f.buffer_mut())
+            })
+            .unwrap();
+        self.terminal.backend().to_string()
+    }
+}
+
+use KeyCode::{Char, Enter};
+
+#[test]
+fn default_scenario_at_fixed_times() {
+    let mut c = Console::new();
+    c.run_to(0);
+    insta::assert_snapshot!("t0000", c.screen());
+    c.run_to(600);
+    insta::assert_snapshot!("t0600", c.screen());
+    c.run_to(1200);
+    let s = c.screen();
+    assert!(s.contains("t = 1 200.0 s"), "{s}");
+    insta::assert_snapshot!("t1200", s);
+}
+
+#[test]
+fn after_each_command() {
+    let mut c = Console::new();
+    c.run_to(900);
+    c.keys(&[Char('p')]);
+    insta::assert_snapshot!("picker", c.screen());
+    c.keys(&[Char('0'), Enter]);
+    let s = c.screen();
+    assert!(
+        s.contains("✓ policy is now FPFS(maxJumps 0) + worst fit"),
+        "{s}"
+    );
+    insta::assert_snapshot!("policy_fpfs0", s);
+    c.keys(&[Char('i')]);
+    insta::assert_snapshot!("inject_form", c.screen());
+    c.keys(&[Enter]);
+    c.run_to(905);
+    let s = c.screen();
+    assert!(s.contains("◆"), "{s}");
+    insta::assert_snapshot!("injected", s);
+    c.keys(&[Char('e')]);
+    let s = c.screen();
+    assert!(
+        s.contains("estimates are now ±10 % uniform error for jobs that arrive from now on"),
+        "{s}"
+    );
+    insta::assert_snapshot!("estimate_error_10", s);
+    c.keys(&[Char('g'), Char(' ')]);
+    let s = c.screen();
+    assert!(s.contains("Groups by components"), "{s}");
+    assert!(s.contains("⏸ paused"), "{s}");
+    c.keys(&[Enter]);
+    insta::assert_snapshot!("job_detail", c.screen());
+    c.keys(&[Char('n')]);
+    let s = c.screen();
+    assert!(
+        s.contains("started at t =") || s.contains("ended at t ="),
+        "{s}"
+    );
+    c.keys(&[KeyCode::Esc, Char('?')]);
+    insta::assert_snapshot!("help", c.screen());
+}
+
+#[test]
+fn too_small_terminal_asks_to_enlarge() {
+    let mut c = Console::new();
+    c.terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let s = c.screen();
+    assert!(
+        s.contains("enlarge the terminal to 110×28 (now 80×24)"),
+        "{s}"
+    );
+}
+
+#[test]
+fn no_color_draws_no_colour() {
+    let mut c = Console::new();
+    c.run_to(300);
+    let app = &c.app;
+    c.terminal
+        .draw(|f| {
+            let area = f.area();
+            ui::view(app, false, area, f.buffer_mut())
+        })
+        .unwrap();
+    let buf = c.terminal.backend().buffer();
+    assert!(
+        buf.content
+            .iter()
+            .all(|cell| cell.fg == ratatui::style::Color::Reset
+                && cell.bg == ratatui::style::Color::Reset)
+    );
+    assert!(c.terminal.backend().to_string().contains("▶"));
+}
+
+/// The UI loop itself, on a test backend with a live driver: it draws and
+/// returns on `q`.
+#[test]
+fn ui_loop_draws_and_quits() {
+    struct Script(Vec<Event>);
+    impl ui::Events for Script {
+        fn next(&mut self, _: std::time::Duration) -> std::io::Result<Option<Event>> {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            Ok(self.0.pop())
+        }
+    }
+    let sc = Scenario::embedded_default();
+    let mut session = Session::new(sc, 1, true).unwrap();
+    let mut app = App::new(Arc::new(session.snapshot()));
+    let mut driver = schedscope::console::Driver::spawn(session).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(W, H)).unwrap();
+    let mut events = Script(vec![
+        Event::Key(KeyEvent::new(Char('q'), KeyModifiers::NONE)),
+        Event::Key(KeyEvent::new(Char(' '), KeyModifiers::NONE)),
+    ]);
+    ui::run(
+        &mut terminal,
+        &mut app,
+        &mut driver.snapshots,
+        &driver.requests,
+        &mut events,
+        true,
+    )
+    .unwrap();
+    driver.stop();
+    assert!(app.quit);
+    assert!(
+        terminal
+            .backend()
+            .to_string()
+            .contains("schedscope · ngubiri-fpfs")
+    );
+}
