@@ -20,6 +20,9 @@ pub enum EventKind {
     EstimateExpiry { job: usize, version: u32 },
     /// The workload's next job arrives.
     Arrival,
+    /// The policy asked to decide again at this time: a reservation comes
+    /// due when nothing else happens.
+    Wake,
     /// An entry of the command timeline is due.
     Command { index: usize },
 }
@@ -31,7 +34,8 @@ impl EventKind {
             EventKind::Completion { .. } => 0,
             EventKind::EstimateExpiry { .. } => 1,
             EventKind::Arrival => 2,
-            EventKind::Command { .. } => 3,
+            EventKind::Wake => 3,
+            EventKind::Command { .. } => 4,
         }
     }
 

@@ -192,6 +192,8 @@ pub struct Engine {
     next_injected: u64,
     dirty: bool,
     decisions: Vec<Decision>,
+    /// The last wake-up the policy asked for.
+    wake: Option<SimTime>,
 }
 
 impl Engine {
@@ -239,6 +241,7 @@ impl Engine {
             next_injected: INJECTED_ID_BASE + 1,
             dirty: false,
             decisions: Vec::new(),
+            wake: None,
         })
     }
 
@@ -318,6 +321,7 @@ impl Engine {
                 }
             }
             EventKind::Arrival => self.arrive(),
+            EventKind::Wake => self.dirty = true,
         }
         if self.dirty && self.instant_settled() {
             self.schedule();
@@ -548,6 +552,13 @@ impl Engine {
                 jobs: &self.jobs,
             };
             self.policy.schedule(&view, &mut decisions);
+        }
+        if let Some(t) = self.policy.wake_at()
+            && t > self.now
+            && self.wake != Some(t)
+        {
+            self.wake = Some(t);
+            self.events.push(t, EventKind::Wake);
         }
 
         if !decisions.is_empty() {

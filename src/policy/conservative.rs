@@ -36,6 +36,8 @@ pub struct Conservative {
     slots: HashMap<u64, Slot>,
     /// Expected ends of the running jobs at the last decision point.
     ends: HashMap<u64, SimTime>,
+    /// When the last decision was made.
+    decided: SimTime,
     order: Vec<usize>,
     plan: BackfillView,
 }
@@ -47,6 +49,7 @@ impl Conservative {
             spec,
             slots: HashMap::new(),
             ends: HashMap::new(),
+            decided: SimTime::ZERO,
             order: Vec::new(),
             plan: BackfillView::default(),
         }
@@ -60,6 +63,7 @@ impl Policy for Conservative {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
+        self.decided = now;
         let platform = view.platform;
         // What changed since the last decision point: a job that ended
         // before its expected end frees room (reservations may move
@@ -102,11 +106,26 @@ impl Policy for Conservative {
         self.order.extend(0..view.queue.len());
         self.spec.order.sort(view, &mut self.order);
         let single = platform.clusters.len() == 1;
-        // A reservation whose time has passed without its job starting (its
-        // time was only just after an overrunning job's expected end) is
-        // made again.
-        let stale = self.slots.values().any(|s| s.start < now);
-        let compress = ended_early || capacity_dropped || stale;
+        // A reservation whose time has passed without its job starting, or
+        // one that no longer fits because a job outlived its estimate, is
+        // given up before anything is placed, so that it blocks nobody; its
+        // job is placed again in its turn.
+        let mut compress = ended_early || capacity_dropped;
+        let arrivals: Vec<u64> = self.slots.keys().copied().collect();
+        for a in arrivals {
+            let s = &self.slots[&a];
+            let own = |s: &Slot| (s.start, s.start.saturating_add(s.span));
+            let invalid = s.start < now
+                || (capacity_dropped && {
+                    let (from, to) = own(s);
+                    !profile.holds(from, to, &s.assignment)
+                });
+            if invalid {
+                let s = self.slots.remove(&a).expect("listed");
+                profile.release(s.start, s.span, &s.assignment);
+                compress = true;
+            }
+        }
         for &i in &self.order {
             let key = view.queue[i];
             let job = view.job(key);
@@ -119,19 +138,8 @@ impl Policy for Conservative {
                 if single {
                     let w = old.assignment[0].1;
                     let own = (old.start, old.start.saturating_add(old.span), w);
-                    let feasible = old.start >= now
-                        && (!capacity_dropped
-                            || profile
-                                .earliest_single(
-                                    old.start,
-                                    old.start + SimTime(1),
-                                    w,
-                                    old.span,
-                                    Some(own),
-                                )
-                                .is_some());
-                    let limit = if feasible { old.start } else { SimTime::MAX };
-                    if let Some(t) = profile.earliest_single(now, limit, w, old.span, Some(own)) {
+                    if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own))
+                    {
                         profile.release(old.start, old.span, &old.assignment);
                         profile.reserve(t, old.span, &old.assignment);
                         self.slots.insert(
@@ -206,7 +214,12 @@ impl Policy for Conservative {
             }
         }
         for d in out.iter() {
-            self.slots.remove(&view.job(d.job).arrival);
+            let job = view.job(d.job);
+            // Started now: remember when it should end, so that an early
+            // end is noticed at the next decision point.
+            if let Some(slot) = self.slots.remove(&job.arrival) {
+                self.ends.insert(job.arrival, now.saturating_add(slot.span));
+            }
         }
         // What the console shows: the first waiting job's reservation and
         // the processors left over then, and every planned start.
@@ -230,6 +243,17 @@ impl Policy for Conservative {
                 self.slots.get(&j.arrival).map(|s| (j.spec.id, s.start))
             })
             .collect();
+    }
+
+    fn wake_at(&self) -> Option<SimTime> {
+        // Reservations just after an overrunning job's expected end (one
+        // tick from now) wait for its real end instead: waking every tick
+        // would only watch it run.
+        self.slots
+            .values()
+            .map(|s| s.start)
+            .filter(|&t| t > self.decided.saturating_add(SimTime(1)))
+            .min()
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {

@@ -272,4 +272,10 @@ pub trait Policy: Send {
     fn plan(&self, _view: &SystemView<'_>) -> Option<crate::engine::BackfillView> {
         None
     }
+
+    /// A time at which the policy must decide again even if nothing else
+    /// happens then (the engine adds a wake-up event).
+    fn wake_at(&self) -> Option<SimTime> {
+        None
+    }
 }

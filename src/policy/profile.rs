@@ -235,6 +235,22 @@ impl Profile {
         self.window.iter().any(|&f| f > 0)
     }
 
+    /// Whether every step in [from, to) has room for what `a` holds there
+    /// already (no count below zero on its clusters).
+    pub fn holds(&self, from: SimTime, to: SimTime, a: &Assignment) -> bool {
+        let from = from.max(self.times[0]);
+        let mut j = self.step_of(from);
+        while j < self.times.len() && self.times[j] < to {
+            if a.iter()
+                .any(|&(c, _)| self.free[j * self.clusters + c as usize] < 0)
+            {
+                return false;
+            }
+            j += 1;
+        }
+        true
+    }
+
     fn fits_over(&self, k: usize, end: SimTime, a: &Assignment) -> bool {
         let mut j = k;
         while j < self.times.len() && (j == k || self.times[j] < end) {
