@@ -28,6 +28,7 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         color,
         focus: app.focus,
         selected: app.selected,
+        selected_running: app.selected_running,
         grouping: app.grouping,
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
