@@ -133,12 +133,33 @@ fn after_each_command() {
 }
 
 #[test]
+fn smallest_terminal_still_shows_every_pane() {
+    let mut c = Console::new();
+    c.terminal = Terminal::new(TestBackend::new(ui::MIN_WIDTH, ui::MIN_HEIGHT)).unwrap();
+    c.run_to(900);
+    c.keys(&[Char('e')]);
+    let s = c.screen();
+    for pane in [
+        "Queue",
+        "Clusters",
+        "Head & backfill",
+        "Groups",
+        "History",
+        "links:",
+        "done",
+    ] {
+        assert!(s.contains(pane), "{pane} missing:\n{s}");
+    }
+    insta::assert_snapshot!("smallest", s);
+}
+
+#[test]
 fn too_small_terminal_asks_to_enlarge() {
     let mut c = Console::new();
     c.terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let s = c.screen();
     assert!(
-        s.contains("enlarge the terminal to 110×28 (now 80×24)"),
+        s.contains("enlarge the terminal to 120×28 (now 80×24)"),
         "{s}"
     );
 }

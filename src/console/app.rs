@@ -329,6 +329,8 @@ pub struct App {
     pub focus: Pane,
     /// The selected queue row.
     pub selected: usize,
+    /// The selected window (running job) in the head & backfill pane.
+    pub selected_running: usize,
     pub grouping: Grouping,
     pub overlay: Overlay,
     pub estimate_step: usize,
@@ -344,6 +346,7 @@ impl App {
             snapshot,
             focus: Pane::Queue,
             selected: 0,
+            selected_running: 0,
             grouping: Grouping::Size,
             overlay: Overlay::None,
             estimate_step: 0,
@@ -365,6 +368,12 @@ impl App {
 
     /// The job the selection points at.
     pub fn selected_job(&self) -> Option<u64> {
+        if self.focus == Pane::Backfill {
+            let w = windows(&self.snapshot);
+            return w
+                .get(self.selected_running.min(w.len().saturating_sub(1)))
+                .map(|r| r.id);
+        }
         let q = &self.snapshot.engine.queue;
         q.get(self.selected.min(q.len().saturating_sub(1)))
             .map(|r| r.id)
@@ -381,6 +390,8 @@ impl App {
                 self.snapshot = s;
                 let len = self.snapshot.engine.queue.len();
                 self.selected = self.selected.min(len.saturating_sub(1));
+                let running = self.snapshot.engine.running.len();
+                self.selected_running = self.selected_running.min(running.saturating_sub(1));
                 if let Overlay::Detail(d) = &mut self.overlay {
                     d.info = find_job(&self.snapshot, d.id).unwrap_or(match &d.info {
                         JobInfo::Queued(_) | JobInfo::Running(_) => JobInfo::Gone,
@@ -455,7 +466,7 @@ impl App {
             Action::StepJob => match self.selected_job() {
                 Some(id) => self.send(Request::StepJob(id)),
                 None => {
-                    self.note = Some(Message::error("no job is selected: the queue is empty"));
+                    self.note = Some(Message::error("no job is selected"));
                     Vec::new()
                 }
             },
@@ -511,6 +522,17 @@ impl App {
                 }
                 Vec::new()
             }
+            Action::Up if self.focus == Pane::Backfill && self.selected_running > 0 => {
+                self.selected_running -= 1;
+                Vec::new()
+            }
+            Action::Down
+                if self.focus == Pane::Backfill
+                    && self.selected_running + 1 < self.snapshot.engine.running.len() =>
+            {
+                self.selected_running += 1;
+                Vec::new()
+            }
             Action::Up => {
                 self.focus = self.focus.up();
                 Vec::new()
@@ -525,9 +547,7 @@ impl App {
                         let info = find_job(&self.snapshot, id).unwrap_or(JobInfo::Gone);
                         self.overlay = Overlay::Detail(DetailState { id, info });
                     }
-                    None => {
-                        self.note = Some(Message::error("no job is selected: the queue is empty"))
-                    }
+                    None => self.note = Some(Message::error("no job is selected")),
                 }
                 Vec::new()
             }
@@ -660,6 +680,14 @@ pub fn estimate_command(percent: f64) -> Command {
         },
         queued_too: false,
     }
+}
+
+/// Running jobs in the order the head & backfill pane lists their
+/// windows: by estimated end.
+pub fn windows(snap: &Snapshot) -> Vec<&RunningRow> {
+    let mut running: Vec<&RunningRow> = snap.engine.running.iter().collect();
+    running.sort_by_key(|r| (r.estimated_end, r.id));
+    running
 }
 
 /// Where job `id` is in `snap`: queued, running, or recently ended.
@@ -917,6 +945,25 @@ mod tests {
         assert_eq!(a.focus, Pane::Queue);
         press(&mut a, &[key('g')]);
         assert_eq!(a.grouping, Grouping::Components);
+    }
+
+    #[test]
+    fn running_jobs_are_selected_in_the_backfill_pane() {
+        let mut a = app();
+        press(&mut a, &[key('l'), key('l')]);
+        assert_eq!(a.focus, Pane::Backfill);
+        // Windows by estimated end: the expired injected job, then job 10.
+        assert_eq!(a.selected_job(), Some(fixtures::INJ1));
+        press(&mut a, &[key('j')]);
+        assert_eq!(a.selected_job(), Some(10));
+        assert_eq!(press(&mut a, &[key('n')]), send(Request::StepJob(10)));
+        press(&mut a, &[code(KeyCode::Enter)]);
+        let Overlay::Detail(d) = &a.overlay else {
+            panic!()
+        };
+        assert!(matches!(&d.info, JobInfo::Running(r) if r.id == 10));
+        press(&mut a, &[code(KeyCode::Esc), key('j')]);
+        assert_eq!(a.focus, Pane::History, "down past the last window");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// The smallest terminal the layout fits.
-pub const MIN_WIDTH: u16 = 110;
+pub const MIN_WIDTH: u16 = 120;
 pub const MIN_HEIGHT: u16 = 28;
 
 /// Draws the whole screen for `app` into `buf`.
@@ -28,6 +28,7 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         color,
         focus: app.focus,
         selected: app.selected,
+        selected_running: app.selected_running,
         grouping: app.grouping,
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
@@ -47,7 +48,7 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         Constraint::Length(1),
     ])
     .areas(area);
-    let clusters_w = panes::clusters::wanted_width(snap).min(area.width / 3);
+    let clusters_w = panes::clusters::wanted_width(snap).min(area.width * 2 / 5);
     let [queue, clusters, backfill] = Layout::horizontal([
         Constraint::Fill(1),
         Constraint::Length(clusters_w),

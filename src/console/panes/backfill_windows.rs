@@ -4,13 +4,13 @@
 //! jumps against maxJumps. Windows past their estimate are marked expired.
 
 use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED};
-use crate::console::app::Pane;
+use crate::console::app::{Pane, windows};
 use crate::console::format::{parts, short};
 use crate::console::snapshot::Snapshot;
 use crate::policy::{MaxJumps, PolicyState};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
@@ -106,8 +106,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         )));
     }
     // Windows: each running job from now to its estimated end.
-    let mut running: Vec<_> = e.running.iter().collect();
-    running.sort_by_key(|r| (r.estimated_end, r.id));
+    let running = windows(snap);
     let horizon = running
         .iter()
         .map(|r| r.estimated_end)
@@ -146,7 +145,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     } else {
         running.len()
     };
-    for r in running.iter().take(shown) {
+    let focused = ctx.focus == Pane::Backfill;
+    let selected = ctx.selected_running.min(running.len().saturating_sub(1));
+    let offset = if focused && selected >= shown {
+        selected + 1 - shown
+    } else {
+        0
+    };
+    for (i, r) in running.iter().enumerate().skip(offset).take(shown) {
         let mark = if r.expired {
             Span::styled(EXPIRED, ctx.alert())
         } else if r.jumped_ahead {
@@ -201,7 +207,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 ));
             }
         }
-        lines.push(Line::from(spans));
+        let mut line = Line::from(spans);
+        if focused && i == selected {
+            line = line.style(Style::new().add_modifier(Modifier::REVERSED));
+        }
+        lines.push(line);
     }
     if shown < running.len() {
         lines.push(Line::styled(
@@ -233,7 +243,6 @@ mod tests {
     use super::*;
     use crate::console::fixtures;
     use crate::console::panes::testing::{find, text};
-    use ratatui::style::Modifier;
 
     fn draw(snap: &Snapshot, ctx: &Ctx) -> Buffer {
         let area = Rect::new(0, 0, 50, 10);
@@ -287,6 +296,20 @@ mod tests {
         let (x, y) = find(&buf, "expired").unwrap();
         assert_eq!(buf[(1, y)].symbol(), EXPIRED);
         assert_eq!(buf[(x, y)].fg, Color::Reset);
+    }
+
+    #[test]
+    fn the_selected_window_is_reversed_when_focused() {
+        let ctx = Ctx {
+            focus: Pane::Backfill,
+            selected_running: 1,
+            ..Ctx::default()
+        };
+        let buf = draw(&fixtures::snapshot(), &ctx);
+        let (x, y) = find(&buf, "10 ███").unwrap();
+        assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
+        let (x, y) = find(&buf, "expired").unwrap();
+        assert!(!buf[(x, y)].modifier.contains(Modifier::REVERSED));
     }
 
     #[test]

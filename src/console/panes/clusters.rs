@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 /// Columns besides the cells: name, brackets, free count and speed.
 fn extra(name_w: usize) -> usize {
-    name_w + 1 + 2 + 15
+    name_w + 1 + 2 + 14
 }
 
 /// The width the pane needs to show one cell per processor (at most 60).
@@ -55,7 +55,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let title = if per_cell == 1 {
         " Clusters · a cell per processor ".to_string()
     } else {
-        format!(" Clusters · a cell per {per_cell} processors ")
+        format!(" Clusters · a cell per {per_cell} procs ")
     };
     let block = ctx.block(title, Some(Pane::Clusters));
     let inner = block.inner(area);
@@ -88,8 +88,8 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         }
         spans.push(Span::styled("▏", ctx.dim()));
         let free_style = if c.free == 0 { ctx.dim() } else { ctx.good() };
-        spans.push(Span::styled(format!("{:>4} free", c.free), free_style));
-        spans.push(Span::raw(format!("  ×{:.1}", c.speed)));
+        spans.push(Span::styled(format!(" {:>3} free", c.free), free_style));
+        spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
         lines.push(Line::from(spans));
     }
     if (inner.height as usize) > clusters.len() {
@@ -124,8 +124,8 @@ mod tests {
         let t = text(&buf);
         assert!(t.contains("a cell per processor"), "{t}");
         let r = rows(&buf);
-        assert!(r[1].starts_with("│c0 ▕■■■■◆◆··▏   2 free"), "{}", r[1]);
-        assert!(r[2].starts_with("│c1 ▕■■■■····▏   4 free"), "{}", r[2]);
+        assert!(r[1].starts_with("│c0 ▕■■■■◆◆··▏   2 free ×1.0"), "{}", r[1]);
+        assert!(r[2].starts_with("│c1 ▕■■■■····▏   4 free ×1.0"), "{}", r[2]);
         // Job 10 runs on both clusters: the same colour in each.
         let c = job_color(10);
         assert_eq!(buf[(5, 1)].fg, c);
@@ -145,10 +145,6 @@ mod tests {
         let area = Rect::new(0, 0, 60, 5);
         let mut buf = Buffer::empty(area);
         render(&snap, &Ctx::default(), area, &mut buf);
-        assert!(
-            text(&buf).contains("a cell per 4 processors"),
-            "{}",
-            text(&buf)
-        );
+        assert!(text(&buf).contains("a cell per 4 procs"), "{}", text(&buf));
     }
 }

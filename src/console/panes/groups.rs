@@ -81,8 +81,8 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             )
         } else {
             format!(
-                "util {} % · {} started ahead, wait {} s (in order {} s)",
-                num1(100.0 * s.utilization),
+                "bounded slowdown {} · {} ahead wait {} s, in order {} s",
+                num1(s.mean_bounded_slowdown),
                 int(s.jumped_ahead),
                 num1(s.jumped_ahead_wait),
                 num1(s.in_order_wait)

@@ -28,6 +28,8 @@ pub struct Ctx {
     pub color: bool,
     pub focus: Pane,
     pub selected: usize,
+    /// The selected window of the head & backfill pane.
+    pub selected_running: usize,
     pub grouping: Grouping,
 }
 
@@ -37,6 +39,7 @@ impl Default for Ctx {
             color: true,
             focus: Pane::Queue,
             selected: 0,
+            selected_running: 0,
             grouping: Grouping::Size,
         }
     }

@@ -18,11 +18,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     if e.queue.is_empty() {
-        Line::styled(
-            " empty: every job that arrived is running or done",
-            ctx.dim(),
-        )
-        .render(inner, buf);
+        Line::styled(" empty: nothing waits", ctx.dim()).render(inner, buf);
         return;
     }
     // The policy's own column: planned starts under backfilling, the head's
@@ -82,14 +78,16 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 Cell::from(Span::styled(id, ctx.job(q.id))),
                 Cell::from(q.size.to_string()),
                 Cell::from(parts(&q.components)),
-                Cell::from(short(q.estimate.as_secs_f64())),
-                Cell::from(short((now - q.submit).as_secs_f64())),
                 Cell::from(own),
+                Cell::from(short((now - q.submit).as_secs_f64())),
+                Cell::from(short(q.estimate.as_secs_f64())),
             ])
             .style(style)
         });
+    // The policy's column comes before the times so that it survives a
+    // narrow pane.
     let header = Row::new(vec![
-        "", "job", "size", "parts", "est", "waited", policy_col,
+        "", "job", "size", "parts", policy_col, "waited", "est",
     ])
     .style(ctx.dim().add_modifier(Modifier::BOLD));
     Table::new(
@@ -101,7 +99,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             Constraint::Length(9),
             Constraint::Length(6),
             Constraint::Length(6),
-            Constraint::Length(7),
+            Constraint::Length(6),
         ],
     )
     .header(header)

@@ -40,23 +40,48 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let queued = e.queue.len() as u64;
     let running = e.running.len() as u64;
     let sep = Span::styled(" │ ", ctx.dim());
-    let mut spans = vec![
-        Span::raw(" policy "),
-        Span::styled(e.policy_label.clone(), ctx.fg(Color::Cyan)),
-        sep.clone(),
-        Span::raw(format!("estimates {} (new arrivals)", e.estimates)),
-        sep.clone(),
-        Span::raw(format!(
-            "arrived {}  running {}  queued {}  done {}",
-            int(c.arrived),
-            int(running),
-            int(queued),
-            int(c.finished)
-        )),
-    ];
-    if snap.events_per_sec > 0.0 {
-        spans.push(sep);
-        spans.push(Span::raw(format!("{} ev/s", events(snap.events_per_sec))));
+    let rate = (snap.events_per_sec > 0.0).then(|| format!("{} ev/s", events(snap.events_per_sec)));
+    // The full line, or a compact one when the terminal is narrow.
+    let full = |compact: bool| -> Vec<Span<'static>> {
+        let estimates = if compact {
+            format!("est. {}", e.estimates)
+        } else {
+            format!("estimates {} (new arrivals)", e.estimates)
+        };
+        let counts = if compact {
+            format!(
+                "arr {}  run {}  queue {}  done {}",
+                int(c.arrived),
+                int(running),
+                int(queued),
+                int(c.finished)
+            )
+        } else {
+            format!(
+                "arrived {}  running {}  queued {}  done {}",
+                int(c.arrived),
+                int(running),
+                int(queued),
+                int(c.finished)
+            )
+        };
+        let mut spans = vec![
+            Span::raw(if compact { " " } else { " policy " }),
+            Span::styled(e.policy_label.clone(), ctx.fg(Color::Cyan)),
+            sep.clone(),
+            Span::raw(estimates),
+            sep.clone(),
+            Span::raw(counts),
+        ];
+        if let Some(r) = &rate {
+            spans.push(sep.clone());
+            spans.push(Span::raw(r.clone()));
+        }
+        spans
+    };
+    let mut spans = full(false);
+    if spans.iter().map(|s| s.width()).sum::<usize>() > width {
+        spans = full(true);
     }
     Paragraph::new(vec![line1, Line::from(spans)]).render(area, buf);
 }
@@ -76,6 +101,19 @@ mod tests {
     use super::*;
     use crate::console::fixtures;
     use crate::console::panes::testing::{find, text};
+
+    #[test]
+    fn narrow_terminals_get_the_compact_line() {
+        let mut snap = fixtures::snapshot();
+        snap.engine.estimates = "±10 % uniform error".into();
+        snap.events_per_sec = 148_000.0;
+        let area = Rect::new(0, 0, 110, 2);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("est. ±10 % uniform error"), "{t}");
+        assert!(t.contains("done 4 │ 148 k ev/s"), "{t}");
+    }
 
     #[test]
     fn shows_time_speed_policy_and_counts() {
