@@ -86,3 +86,13 @@ fn the_timeline_switches_policy_and_injects() {
     );
     assert!(recs.iter().filter(|r| r.jumped_ahead).count() > 100);
 }
+
+#[test]
+fn easy_backfills_what_conservative_refuses() {
+    let f = "teach-backfill.toml";
+    assert_eq!(secs(&starts(f, &[])), [0.0, 0.0, 20.0, 25.0, 2.0]);
+    assert_eq!(
+        secs(&starts(f, &["policy.name=conservative"])),
+        [0.0, 0.0, 20.0, 5.0, 25.0]
+    );
+}

@@ -481,7 +481,10 @@ impl App {
             Action::CycleEstimate => {
                 self.estimate_step = (self.estimate_step + 1) % ESTIMATE_STEPS.len();
                 let p = ESTIMATE_STEPS[self.estimate_step];
-                self.send(Request::Apply(estimate_command(p)))
+                self.send(Request::Apply(estimate_command(
+                    p,
+                    &self.snapshot.engine.estimate_model,
+                )))
             }
             Action::TypeEstimate => {
                 self.overlay = Overlay::Estimate(String::new());
@@ -647,7 +650,10 @@ impl App {
             Some(Action::Confirm) => match text.trim().parse::<f64>() {
                 Ok(p) if p.is_finite() && (0.0..100.0).contains(&p) => {
                     self.overlay = Overlay::None;
-                    return self.send(Request::Apply(estimate_command(p)));
+                    return self.send(Request::Apply(estimate_command(
+                        p,
+                        &self.snapshot.engine.estimate_model,
+                    )));
                 }
                 _ => {
                     self.note = Some(Message::error(format!(
@@ -670,14 +676,16 @@ impl App {
 }
 
 /// The command for an estimate error of `percent` (0 = exact estimates),
-/// for jobs that arrive from now on.
-pub fn estimate_command(percent: f64) -> Command {
+/// for jobs that arrive from now on. What happens on an overrun stays as
+/// the run has it.
+pub fn estimate_command(percent: f64, current: &EstimateModel) -> Command {
+    let model = if percent == 0.0 {
+        EstimateModel::exact()
+    } else {
+        EstimateModel::uniform_error(percent)
+    };
     Command::SetEstimateError {
-        estimates: if percent == 0.0 {
-            EstimateModel::exact()
-        } else {
-            EstimateModel::uniform_error(percent)
-        },
+        estimates: model.with_overrun(current.on_overrun),
         queued_too: false,
     }
 }
@@ -708,6 +716,19 @@ pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_estimate_key_keeps_the_overrun_setting() {
+        use crate::workload::estimates::OnOverrun;
+        let current = EstimateModel::exact().with_overrun(OnOverrun::Kill);
+        let Command::SetEstimateError { estimates, .. } = estimate_command(30.0, &current) else {
+            panic!("not an estimate command")
+        };
+        assert_eq!(
+            estimates,
+            EstimateModel::uniform_error(30.0).with_overrun(OnOverrun::Kill)
+        );
+    }
     use crate::console::fixtures;
 
     fn app() -> App {
@@ -739,7 +760,13 @@ mod tests {
             (key('-'), send(Request::Slower)),
             (key('.'), send(Request::StepEvent)),
             (key('n'), send(Request::StepJob(20))),
-            (key('e'), send(Request::Apply(estimate_command(10.0)))),
+            (
+                key('e'),
+                send(Request::Apply(estimate_command(
+                    10.0,
+                    &EstimateModel::exact(),
+                ))),
+            ),
             (key('s'), send(Request::Save)),
             (key('r'), send(Request::Restart { new_seed: false })),
             (key('R'), send(Request::Restart { new_seed: true })),
@@ -794,8 +821,14 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Effect::Send(Request::Apply(estimate_command(10.0))),
-                Effect::Send(Request::Apply(estimate_command(30.0))),
+                Effect::Send(Request::Apply(estimate_command(
+                    10.0,
+                    &EstimateModel::exact()
+                ))),
+                Effect::Send(Request::Apply(estimate_command(
+                    30.0,
+                    &EstimateModel::exact()
+                ))),
                 Effect::Send(Request::Apply(Command::SetEstimateError {
                     estimates: EstimateModel::exact(),
                     queued_too: false
@@ -811,7 +844,13 @@ mod tests {
             &mut a,
             &[key('E'), key('5'), key('.'), key('5'), code(KeyCode::Enter)],
         );
-        assert_eq!(got, send(Request::Apply(estimate_command(5.5))));
+        assert_eq!(
+            got,
+            send(Request::Apply(estimate_command(
+                5.5,
+                &EstimateModel::exact()
+            )))
+        );
         let mut a = app();
         let got = press(
             &mut a,

@@ -60,6 +60,7 @@ pub fn snapshot() -> Snapshot {
             max_jumps: MaxJumps::Limit(10),
         },
         estimates: "exact".into(),
+        estimate_model: crate::workload::estimates::EstimateModel::exact(),
         queue: vec![
             QueueRow {
                 id: 20,

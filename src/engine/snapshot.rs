@@ -69,6 +69,8 @@ pub struct EngineSnapshot {
     pub policy_label: String,
     pub policy_state: PolicyState,
     pub estimates: String,
+    /// The estimate model in force (what `estimates` describes).
+    pub estimate_model: crate::workload::estimates::EstimateModel,
     /// Waiting jobs in queue (arrival) order; the first is the head.
     pub queue: Vec<QueueRow>,
     /// Running jobs in start order.
@@ -153,6 +155,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         policy_label: e.policy.spec().label(),
         policy_state: e.policy_state(),
         estimates: e.estimator.model().to_string(),
+        estimate_model: e.estimator.model().clone(),
         queue,
         running,
         clusters,
