@@ -1,0 +1,45 @@
+//! Throughput of the backfilling policies on a real trace (KTH, 28,475 runnable of 28,476
+//! jobs) and on a synthetic multi-cluster workload. The trace bench is
+//! skipped when `../shared/data` is absent.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use schedscope::runner::run_replication;
+use schedscope::scenario::Scenario;
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+
+fn scenario(name: &str, policy: &str, extra: &[&str]) -> Option<Scenario> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(name);
+    let mut sets = vec![format!("policy.name={policy}")];
+    sets.extend(extra.iter().map(|s| s.to_string()));
+    match Scenario::load_with(&path, &sets) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("skipping {name}: {e}");
+            None
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("backfill");
+    g.sample_size(10);
+    for policy in ["fcfs", "easy", "conservative"] {
+        if let Some(s) = scenario("trace-kth-sp2-1996-2.1.toml", policy, &[]) {
+            g.bench_function(format!("kth/{policy}"), |b| {
+                b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
+            });
+        }
+        if let Some(s) = scenario("backfill-estimate-error.toml", policy, &["run.jobs=5000"]) {
+            g.bench_function(format!("5x20-coalloc/{policy}"), |b| {
+                b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
