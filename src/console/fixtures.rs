@@ -61,6 +61,7 @@ pub fn snapshot() -> Snapshot {
         },
         estimates: "exact".into(),
         estimate_model: crate::workload::estimates::EstimateModel::exact(),
+        links: Vec::new(),
         queue: vec![
             QueueRow {
                 id: 20,

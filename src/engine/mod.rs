@@ -9,7 +9,7 @@ mod events;
 mod snapshot;
 
 pub use events::{Event, EventKind, EventQueue};
-pub use snapshot::{BackfillView, ClusterView, EngineSnapshot, QueueRow, RunningRow};
+pub use snapshot::{BackfillView, ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
 use crate::policy::placement::Assignment;

@@ -36,6 +36,21 @@ pub struct RunningRow {
     pub expired: bool,
 }
 
+/// One inter-cluster link: the bandwidth its co-allocated jobs ask for
+/// against what it carries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkView {
+    pub name: String,
+    pub demand: f64,
+    pub capacity: f64,
+}
+
+impl LinkView {
+    pub fn saturated(&self) -> bool {
+        self.demand >= self.capacity
+    }
+}
+
 /// What a backfilling policy has planned, for the backfill-windows pane.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct BackfillView {
@@ -78,6 +93,9 @@ pub struct EngineSnapshot {
     pub clusters: Vec<ClusterView>,
     /// Present under backfilling policies.
     pub backfill: Option<BackfillView>,
+    /// Inter-cluster links, one per cluster to the central switch; empty
+    /// where the platform has no network (no platform has one yet).
+    pub links: Vec<LinkView>,
     pub done: bool,
 }
 
@@ -160,6 +178,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         running,
         clusters,
         backfill: plan,
+        links: Vec::new(),
         done: e.is_done(),
     }
 }
