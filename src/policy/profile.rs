@@ -22,24 +22,9 @@ impl Profile {
     /// The profile from `now`: `free` now, plus `releases` (end, cluster,
     /// width) sorted by end.
     pub fn new(now: SimTime, free: &[u32], releases: &[(SimTime, u16, u32)]) -> Profile {
-        let clusters = free.len();
-        let mut p = Profile {
-            clusters,
-            times: vec![now],
-            free: free.iter().map(|&f| f as i64).collect(),
-            window: vec![0; clusters],
-        };
-        for &(t, c, w) in releases {
-            let t = t.max(now);
-            if *p.times.last().unwrap_or(&now) != t {
-                let last = p.free.len() - clusters;
-                p.times.push(t);
-                p.free.extend_from_within(last..);
-            }
-            let base = p.free.len() - clusters;
-            p.free[base + c as usize] += w as i64;
-        }
-        p
+        let mut changes: Vec<(SimTime, u16, i64)> =
+            releases.iter().map(|&(t, c, w)| (t, c, w as i64)).collect();
+        Profile::from_changes(now, free, &mut changes)
     }
 
     /// The profile from `now` in one pass over signed changes `(time,
