@@ -36,6 +36,10 @@ pub enum Command {
         sets: Vec<String>,
         #[arg(long)]
         seed: Option<u64>,
+        /// Start paused at time 0: Space runs, `.` steps one event (for
+        /// walking a class through a small example).
+        #[arg(long)]
+        paused: bool,
     },
     /// Run a scenario headless and report its metrics.
     Run {
@@ -146,12 +150,13 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         None if std::io::stdout().is_terminal() => {
             let scenario = Scenario::embedded_default();
             let seed = scenario.seed();
-            crate::console::run(scenario, seed).map_err(Failure::Other)
+            crate::console::run(scenario, seed, false).map_err(Failure::Other)
         }
         Some(Command::Console {
             scenario,
             sets,
             seed,
+            paused,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
             if !std::io::stdout().is_terminal() {
@@ -161,7 +166,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 )));
             }
             let seed = seed.unwrap_or(sc.seed());
-            crate::console::run(sc, seed).map_err(Failure::Other)
+            crate::console::run(sc, seed, paused).map_err(Failure::Other)
         }
         None => {
             let scenario = Scenario::embedded_default();

@@ -40,8 +40,9 @@ pub fn log_dir() -> PathBuf {
 
 /// Opens the console on `scenario` seeded with `seed` (a generated workload
 /// never runs out) and returns when the operator quits. The terminal is
-/// restored on every way out, panics included.
-pub fn run(scenario: Scenario, seed: u64) -> anyhow::Result<()> {
+/// restored on every way out, panics included. With `paused`, time stands
+/// still until the operator runs or steps it.
+pub fn run(scenario: Scenario, seed: u64, paused: bool) -> anyhow::Result<()> {
     let dir = log_dir();
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the log folder {}", dir.display()))?;
@@ -55,6 +56,7 @@ pub fn run(scenario: Scenario, seed: u64) -> anyhow::Result<()> {
     tracing::info!(scenario = scenario.name(), seed, "console opens");
 
     let mut session = Session::new(scenario, seed, true)?;
+    session.paused = paused;
     let first = Arc::new(session.snapshot());
     let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let mut app = App::new(first);
