@@ -65,3 +65,26 @@ fn estimate_error_sweep() {
         }
     }
 }
+
+/// Jobs outliving their estimates make conservative backfilling give up
+/// and remake reservations; the run must still be the same every time.
+#[test]
+fn conservative_with_overruns_is_deterministic() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/backfill-estimate-error.toml");
+    let sets: Vec<String> = [
+        "policy.name=conservative",
+        "estimates.error_percent=30",
+        "run.jobs=3000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let s = Scenario::load_with(&path, &sets).unwrap();
+    let opts = RunOptions {
+        keep_records: true,
+        ..RunOptions::default()
+    };
+    let a = run(&s, &opts, &AtomicU64::new(0)).unwrap();
+    let b = run(&s, &opts, &AtomicU64::new(0)).unwrap();
+    assert_eq!(a.replications[0].records, b.replications[0].records);
+}

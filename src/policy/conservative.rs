@@ -111,9 +111,13 @@ impl Policy for Conservative {
         // given up before anything is placed, so that it blocks nobody; its
         // job is placed again in its turn.
         let mut compress = ended_early || capacity_dropped;
-        let arrivals: Vec<u64> = self.slots.keys().copied().collect();
-        for a in arrivals {
-            let s = &self.slots[&a];
+        // In scan order: whether a reservation still holds depends on those
+        // given up before it, so the order must not be a hash map's.
+        for &i in &self.order {
+            let a = view.job(view.queue[i]).arrival;
+            let Some(s) = self.slots.get(&a) else {
+                continue;
+            };
             let own = |s: &Slot| (s.start, s.start.saturating_add(s.span));
             let invalid = s.start < now
                 || (capacity_dropped && {
@@ -137,6 +141,11 @@ impl Policy for Conservative {
                 }
                 if single {
                     let w = old.assignment[0].1;
+                    // No step before its start has room for it: it cannot
+                    // move earlier (the common case deep in a long queue).
+                    if profile.max_free_before(old.start) < w as i64 {
+                        continue;
+                    }
                     let own = (old.start, old.start.saturating_add(old.span), w);
                     if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own))
                     {

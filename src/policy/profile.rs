@@ -16,6 +16,10 @@ pub struct Profile {
     free: Vec<i64>,
     /// Scratch for the minimum over a window.
     window: Vec<u32>,
+    /// One cluster: the largest free count over steps `0..=k`, valid for
+    /// the first `prefix_valid` steps.
+    prefix_max: Vec<i64>,
+    prefix_valid: usize,
 }
 
 impl Profile {
@@ -42,6 +46,8 @@ impl Profile {
             times: vec![now],
             free: free.iter().map(|&f| f as i64).collect(),
             window: vec![0; clusters],
+            prefix_max: Vec::new(),
+            prefix_valid: 0,
         };
         for &(t, c, d) in changes.iter() {
             let t = t.max(now);
@@ -54,6 +60,31 @@ impl Profile {
             p.free[base + c as usize] += d;
         }
         p
+    }
+
+    /// One cluster: the largest free count at any step that starts before
+    /// `until` — a job wider than that cannot start before `until`.
+    pub fn max_free_before(&mut self, until: SimTime) -> i64 {
+        debug_assert_eq!(self.clusters, 1);
+        let n = self.times.partition_point(|&t| t < until);
+        if n == 0 {
+            return i64::MIN;
+        }
+        if self.prefix_max.len() < self.times.len() {
+            self.prefix_max.resize(self.times.len(), 0);
+        }
+        let mut k = self.prefix_valid;
+        while k < n {
+            let before = if k == 0 {
+                i64::MIN
+            } else {
+                self.prefix_max[k - 1]
+            };
+            self.prefix_max[k] = before.max(self.free[k]);
+            k += 1;
+        }
+        self.prefix_valid = self.prefix_valid.max(n);
+        self.prefix_max[n - 1]
     }
 
     /// One cluster: the earliest step start at or after `from` (and before
@@ -132,6 +163,7 @@ impl Profile {
             return k;
         }
         let row: Vec<i64> = self.row(k).to_vec();
+        self.prefix_valid = self.prefix_valid.min(k + 1);
         self.times.insert(k + 1, t);
         let at = (k + 1) * self.clusters;
         self.free.splice(at..at, row);
@@ -151,6 +183,7 @@ impl Profile {
         } else {
             self.split(to)
         };
+        self.prefix_valid = self.prefix_valid.min(a);
         for k in a..b {
             for &(c, w) in assignment {
                 self.free[k * self.clusters + c as usize] += sign * w as i64;
