@@ -220,15 +220,15 @@ impl ReplicatedSummary {
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
-                Some(match *n {
-                    "count" => row.count,
-                    "number_pct" => row.number_pct,
-                    "load_pct" => row.load_pct,
-                    "art" => row.art,
-                    "mean_wait" => row.mean_wait,
-                    "mean_slowdown" => row.mean_slowdown,
-                    _ => return None,
-                })
+                crate::metrics::group_figure(
+                    n,
+                    row.count,
+                    row.number_pct,
+                    row.load_pct,
+                    row.art,
+                    row.mean_wait,
+                    row.mean_slowdown,
+                )
             }
             _ => None,
         }

@@ -276,6 +276,34 @@ pub const OVERALL_FIGURES: [&str; 15] = [
     "in_order_slowdown",
 ];
 
+/// The figures of a group row, as `[expect]` names them after
+/// `groups.<grouping>.<label>.`.
+pub const GROUP_FIGURES: [&str; 6] = [
+    "count",
+    "number_pct",
+    "load_pct",
+    "art",
+    "mean_wait",
+    "mean_slowdown",
+];
+
+/// The group-row figure named `name`, given the row's figures in
+/// [`GROUP_FIGURES`] order (plain numbers or replicated ones).
+pub fn group_figure<T>(
+    name: &str,
+    count: T,
+    number_pct: T,
+    load_pct: T,
+    art: T,
+    mean_wait: T,
+    mean_slowdown: T,
+) -> Option<T> {
+    let i = GROUP_FIGURES.iter().position(|f| *f == name)?;
+    [count, number_pct, load_pct, art, mean_wait, mean_slowdown]
+        .into_iter()
+        .nth(i)
+}
+
 /// One row of a group table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GroupRow {
@@ -348,15 +376,15 @@ impl Summary {
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
-                Some(match *n {
-                    "count" => row.count as f64,
-                    "number_pct" => row.number_pct,
-                    "load_pct" => row.load_pct,
-                    "art" => row.art,
-                    "mean_wait" => row.mean_wait,
-                    "mean_slowdown" => row.mean_slowdown,
-                    _ => return None,
-                })
+                group_figure(
+                    n,
+                    row.count as f64,
+                    row.number_pct,
+                    row.load_pct,
+                    row.art,
+                    row.mean_wait,
+                    row.mean_slowdown,
+                )
             }
             _ => None,
         }
@@ -367,14 +395,7 @@ impl Summary {
         let mut v: Vec<String> = OVERALL_FIGURES.iter().map(|s| s.to_string()).collect();
         for g in Grouping::ALL {
             for r in &self.groups[g as usize] {
-                for n in [
-                    "count",
-                    "number_pct",
-                    "load_pct",
-                    "art",
-                    "mean_wait",
-                    "mean_slowdown",
-                ] {
+                for n in GROUP_FIGURES {
                     v.push(format!("groups.{}.{}.{}", g.name(), r.label, n));
                 }
             }
