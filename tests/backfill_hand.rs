@@ -149,3 +149,61 @@ fn reservations_are_visible_in_the_snapshot() {
         .collect();
     assert_eq!(planned, vec![(3, Some(20)), (4, Some(5)), (5, Some(25))]);
 }
+
+/// (id, start, end, requeues) of every job under `on_overrun = "requeue"`.
+fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, i64, u32)> {
+    use schedscope::workload::estimates::{EstimateModel, OnOverrun};
+    let policy = PolicySpec {
+        name,
+        ..PolicySpec::default()
+    };
+    let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
+    let config = EngineConfig {
+        estimates: EstimateModel {
+            on_overrun: OnOverrun::Requeue,
+            ..EstimateModel::default()
+        },
+        ..EngineConfig::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, processors),
+        Box::new(specs.into_iter()),
+        &policy,
+        config,
+    )
+    .unwrap();
+    e.run();
+    let mut v: Vec<_> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000, r.requeues))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
+    // 4 processors. J1 holds 2 until 10; the head J2 (4 wide) has its
+    // reservation at 10. J3 (2 wide, estimate 5) is backfilled at 2 and
+    // outlives its estimate at 7, but the head is not due until 10: it
+    // keeps running and ends at 8, never aborted.
+    let ends_before = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 6, 5)];
+    for name in [Easy, Conservative] {
+        assert_eq!(
+            requeue_run(4, &ends_before, name),
+            vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 2, 8, 0)],
+            "{name:?}"
+        );
+    }
+    // J3 needs 20 s: at 10 it holds processors the head needs, so it is
+    // aborted then, the head starts, and J3 runs again from the start at
+    // 15, now in order (it keeps running past its estimate this time).
+    let blocks = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 20, 5)];
+    for name in [Easy, Conservative] {
+        assert_eq!(
+            requeue_run(4, &blocks, name),
+            vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
+            "{name:?}"
+        );
+    }
+}

@@ -191,9 +191,18 @@ pub struct Engine {
     next_arrival: u64,
     next_injected: u64,
     dirty: bool,
+    /// Bumped whenever a queued job changes other than by arriving at the
+    /// end of the queue or starting (a requeue, an estimate change), so
+    /// that a policy keeping state between decision points knows to look
+    /// at the whole queue again.
+    queue_edits: u64,
     decisions: Vec<Decision>,
     /// The last wake-up the policy asked for.
     wake: Option<SimTime>,
+    /// Jobs started ahead of the queue whose estimate ran out while they
+    /// ran, under `on_overrun = "requeue"`: aborted, oldest first, when the
+    /// head of the queue needs their processors.
+    expired: Vec<usize>,
 }
 
 impl Engine {
@@ -240,8 +249,10 @@ impl Engine {
             next_arrival: 0,
             next_injected: INJECTED_ID_BASE + 1,
             dirty: false,
+            queue_edits: 0,
             decisions: Vec::new(),
             wake: None,
+            expired: Vec::new(),
         })
     }
 
@@ -419,6 +430,7 @@ impl Engine {
                         let job = &mut self.jobs[k.0];
                         job.estimate = self.estimator.estimate(&job.spec);
                     }
+                    self.queue_edits += 1;
                     "for queued jobs and jobs that arrive from now on"
                 } else {
                     "for jobs that arrive from now on"
@@ -531,12 +543,67 @@ impl Engine {
             queue: &self.queue,
             running: &self.running,
             jobs: &self.jobs,
+            queue_edits: self.queue_edits,
         }
+    }
+
+    /// Aborts jobs started ahead of the queue whose estimate has run out,
+    /// oldest first, while the head of the queue cannot start, until it
+    /// can or none is left (the malleability paper's launcher: "looks for
+    /// expired windows of previously backfilled jobs starting with the
+    /// oldest one, until there are no more backfilled jobs or the just
+    /// freed partition is suitable for the job at the head of the wait
+    /// queue"). The head needs them once its reservation is due (the
+    /// shadow time, for a policy that makes one); before that, or when the
+    /// head can start anyway, an expired job keeps running.
+    fn abort_expired_for_head(&mut self) {
+        let now = self.now;
+        let jobs = &self.jobs;
+        self.expired.retain(|&s| {
+            jobs.get(s).is_some_and(|j| {
+                j.state == JobState::Running && j.jumped_ahead && j.estimated_end() <= now
+            })
+        });
+        if self.expired.is_empty() {
+            return;
+        }
+        self.expired
+            .sort_by_key(|&s| (jobs[s].start, jobs[s].arrival));
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
+        let head_id = self.jobs[head.0].spec.id;
+        let due = match self.policy.state(&self.view()) {
+            PolicyState::Backfill {
+                head,
+                shadow: Some(t),
+                // Just after now: behind a job that has outlived its estimate
+                // (its expected end is always one tick ahead).
+            } if head == head_id => t <= now + SimTime(1),
+            _ => true,
+        };
+        if !due {
+            return;
+        }
+        let placement = self.policy.spec().placement.build();
+        let mut aborted = 0;
+        while let Some(&head) = self.queue.first() {
+            let widths = &self.jobs[head.0].spec.components;
+            if placement.place(widths, &self.free).is_some() || aborted == self.expired.len() {
+                break;
+            }
+            self.requeue(self.expired[aborted]);
+            aborted += 1;
+        }
+        self.expired.drain(..aborted);
     }
 
     /// A decision point: ask the policy and start what it chose.
     fn schedule(&mut self) {
         self.dirty = false;
+        if !self.expired.is_empty() {
+            self.abort_expired_for_head();
+        }
         if self.queue.is_empty() {
             return;
         }
@@ -550,8 +617,20 @@ impl Engine {
                 queue: &self.queue,
                 running: &self.running,
                 jobs: &self.jobs,
+                queue_edits: self.queue_edits,
             };
             self.policy.schedule(&view, &mut decisions);
+        }
+        // Expired jobs wait for the head's reservation to come due.
+        if !self.expired.is_empty()
+            && let PolicyState::Backfill {
+                shadow: Some(t), ..
+            } = self.policy.state(&self.view())
+            && t > self.now + SimTime(1)
+            && self.wake != Some(t)
+        {
+            self.wake = Some(t);
+            self.events.push(t, EventKind::Wake);
         }
         if let Some(t) = self.policy.wake_at()
             && t > self.now
@@ -672,7 +751,7 @@ impl Engine {
             OnOverrun::Kill => self.finish(slot, true),
             OnOverrun::Requeue => {
                 if self.jobs[slot].jumped_ahead {
-                    self.requeue(slot);
+                    self.expired.push(slot);
                 }
             }
         }
@@ -696,6 +775,7 @@ impl Engine {
         let jobs = &self.jobs;
         let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
         self.queue.insert(pos, JobKey(slot));
+        self.queue_edits += 1;
         self.counters.requeued += 1;
     }
 

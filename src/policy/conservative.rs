@@ -5,37 +5,68 @@
 //! in the scan order). A job starts when its reservation comes due, so a
 //! job starts early only into a hole that delays no reservation.
 //!
-//! At every decision point the reservations are compressed in order: each
-//! job's reservation is taken out and the job placed again at the earliest
-//! time it fits, with every other reservation still in place. Its old slot
-//! is still free then, so with exact estimates a reservation only ever
-//! moves earlier. A new job is placed after all existing reservations.
-//! Where an estimate proved too short, the profile holds fewer processors
-//! than the reservations assumed and those jobs move later: the
-//! reservations are recomputed from the new facts.
+//! When a job ends earlier than expected the reservations are compressed
+//! in order: each job's reservation is taken out and the job placed again
+//! at the earliest time it fits, with every other reservation still in
+//! place. Its old slot is still free then, so with exact estimates a
+//! reservation only ever moves earlier. A new job is placed with all
+//! existing reservations in place. Where an estimate proved too short, the
+//! profile holds fewer processors than the reservations assumed and those
+//! jobs move later: the reservations are recomputed from the new facts.
+//!
+//! The profile and the reservations are kept from one decision point to
+//! the next and changed by what happened in between (ends, overruns,
+//! arrivals), so a decision costs what changed, not the length of the
+//! queue; only a compression walks the whole queue. Debug builds check the
+//! kept profile against one built afresh at every decision point.
 
 use super::backfill::{expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
-use crate::engine::BackfillView;
+use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
-use std::collections::HashMap;
+use std::collections::BTreeSet;
 
+/// A queued job's reservation.
 #[derive(Clone, Debug)]
 struct Slot {
+    arrival: u64,
     start: SimTime,
     span: SimTime,
+    /// The estimate the reservation was made for.
+    estimate: SimTime,
     assignment: Assignment,
+}
+
+/// A running job as the profile holds it: its processors until `end`.
+#[derive(Clone, Debug)]
+struct Held {
+    arrival: u64,
+    end: SimTime,
+    assignment: Assignment,
+    /// The decision point that last saw it running.
+    seen: u64,
 }
 
 pub struct Conservative {
     placement: Box<dyn Placement>,
     spec: PolicySpec,
-    /// Reservations by arrival number.
-    slots: HashMap<u64, Slot>,
-    /// Expected ends of the running jobs at the last decision point.
-    ends: HashMap<u64, SimTime>,
+    /// Free processors over time from now, with every running job and
+    /// every reservation in it; `None` until the first decision point.
+    profile: Option<Profile>,
+    /// Reservations of queued jobs, by job key.
+    slots: Vec<Option<Slot>>,
+    reserved: usize,
+    /// Reservations by (start, arrival, key): what comes due next.
+    by_start: BTreeSet<(SimTime, u64, usize)>,
+    /// Running jobs as the profile holds them, by job key.
+    held: Vec<Option<Held>>,
+    holding: Vec<usize>,
+    /// The engine's queue-edit count at the last decision point.
+    queue_edits: u64,
+    /// Decision points so far.
+    epoch: u64,
     /// When the last decision was made.
     decided: SimTime,
     order: Vec<usize>,
@@ -47,12 +78,208 @@ impl Conservative {
         Conservative {
             placement,
             spec,
-            slots: HashMap::new(),
-            ends: HashMap::new(),
+            profile: None,
+            slots: Vec::new(),
+            reserved: 0,
+            by_start: BTreeSet::new(),
+            held: Vec::new(),
+            holding: Vec::new(),
+            queue_edits: 0,
+            epoch: 0,
             decided: SimTime::ZERO,
             order: Vec::new(),
             plan: BackfillView::default(),
         }
+    }
+
+    fn slot(&self, key: JobKey) -> Option<&Slot> {
+        self.slots.get(key.0).and_then(Option::as_ref)
+    }
+
+    fn put_slot(&mut self, key: JobKey, slot: Slot) {
+        if self.slots.len() <= key.0 {
+            self.slots.resize(key.0 + 1, None);
+        }
+        self.by_start.insert((slot.start, slot.arrival, key.0));
+        if self.slots[key.0].replace(slot).is_none() {
+            self.reserved += 1;
+        }
+    }
+
+    fn take_slot(&mut self, key: JobKey) -> Option<Slot> {
+        let s = self.slots.get_mut(key.0)?.take()?;
+        self.by_start.remove(&(s.start, s.arrival, key.0));
+        self.reserved -= 1;
+        Some(s)
+    }
+
+    fn hold(&mut self, key: usize, held: Held) {
+        if self.held.len() <= key {
+            self.held.resize(key + 1, None);
+        }
+        if self.held[key].replace(held).is_none() {
+            self.holding.push(key);
+        }
+    }
+
+    /// The profile built afresh from the running jobs as held and the
+    /// reservations.
+    fn fresh_profile(&self, now: SimTime, free: &[u32]) -> Profile {
+        let mut changes: Vec<(SimTime, u16, i64)> =
+            Vec::with_capacity(self.holding.len() + 2 * self.reserved);
+        for &k in &self.holding {
+            let h = self.held[k].as_ref().expect("listed");
+            changes.extend(h.assignment.iter().map(|&(c, w)| (h.end, c, w as i64)));
+        }
+        for &(_, _, k) in &self.by_start {
+            let s = self.slots[k].as_ref().expect("listed");
+            for &(c, w) in &s.assignment {
+                changes.push((s.start, c, -(w as i64)));
+                changes.push((s.start.saturating_add(s.span), c, w as i64));
+            }
+        }
+        Profile::from_changes(now, free, &mut changes)
+    }
+
+    /// Brings the held running jobs up to date with the view: jobs that
+    /// ended before their expected end give room back, jobs whose expected
+    /// end moved later take more. Returns (room given back, room taken).
+    fn follow_running(&mut self, view: &SystemView<'_>, profile: &mut Profile) -> (bool, bool) {
+        let now = view.now;
+        self.epoch += 1;
+        let epoch = self.epoch;
+        let (mut freed, mut taken) = (false, false);
+        for &k in view.running {
+            let j = view.job(k);
+            let end = expected_end(now, j);
+            match self.held.get_mut(k.0).and_then(Option::as_mut) {
+                Some(h) if h.arrival == j.arrival => {
+                    h.seen = epoch;
+                    if h.end < end {
+                        let from = h.end.max(now);
+                        profile.reserve(from, end - from, &h.assignment);
+                        taken = true;
+                    } else if h.end > end {
+                        let from = end.max(now);
+                        profile.release(from, h.end - from, &h.assignment);
+                        freed = true;
+                    }
+                    h.end = end;
+                }
+                other => {
+                    // Started by another policy (or the slot was reused):
+                    // it holds its processors from now on.
+                    if let Some(h) = other
+                        && h.end > now
+                    {
+                        profile.release(now, h.end - now, &h.assignment);
+                        freed = true;
+                    }
+                    profile.reserve(now, end - now, &j.assignment);
+                    taken = true;
+                    self.hold(
+                        k.0,
+                        Held {
+                            arrival: j.arrival,
+                            end,
+                            assignment: j.assignment.clone(),
+                            seen: epoch,
+                        },
+                    );
+                }
+            }
+        }
+        let mut i = 0;
+        while i < self.holding.len() {
+            let k = self.holding[i];
+            let h = self.held[k].as_ref().expect("listed");
+            if h.seen == epoch {
+                i += 1;
+                continue;
+            }
+            // Ended (or killed, or put back in the queue).
+            if h.end > now {
+                profile.release(now, h.end - now, &h.assignment);
+                freed = true;
+            }
+            self.held[k] = None;
+            self.holding.swap_remove(i);
+        }
+        (freed, taken)
+    }
+
+    /// Places a job without a reservation at the earliest time it fits.
+    fn place(&mut self, view: &SystemView<'_>, profile: &mut Profile, key: JobKey) {
+        let now = view.now;
+        let platform = view.platform;
+        let job = view.job(key);
+        let estimate = job.estimate;
+        let span_of = |a: &Assignment| expected_span(platform, estimate, a);
+        let found = if platform.clusters.len() == 1 {
+            let w = job.spec.size;
+            let span = span_of(&vec![(0, w)]);
+            profile
+                .earliest_single(now, SimTime::MAX, w, span, None)
+                .map(|t| (t, vec![(0u16, w)]))
+        } else {
+            profile.earliest(
+                now,
+                &job.spec.components,
+                estimate,
+                self.placement.as_ref(),
+                &span_of,
+            )
+        };
+        let Some((start, assignment)) = found else {
+            return; // can never be placed (validation prevents this)
+        };
+        let span = span_of(&assignment);
+        profile.reserve(start, span, &assignment);
+        self.put_slot(
+            key,
+            Slot {
+                arrival: job.arrival,
+                start,
+                span,
+                estimate,
+                assignment,
+            },
+        );
+    }
+
+    /// Moves a job's reservation to the earliest time it fits, with every
+    /// other reservation in place.
+    fn compress_one(&mut self, view: &SystemView<'_>, profile: &mut Profile, key: JobKey) {
+        let now = view.now;
+        let old = self.slot(key).expect("has a reservation").clone();
+        if view.platform.clusters.len() == 1 {
+            let w = old.assignment[0].1;
+            // No step before its start has room for it: it cannot move
+            // earlier (the common case deep in a long queue).
+            if profile.max_free_before(old.start) < w as i64 {
+                return;
+            }
+            let own = (old.start, old.start.saturating_add(old.span), w);
+            if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own)) {
+                profile.release(old.start, old.span, &old.assignment);
+                profile.reserve(t, old.span, &old.assignment);
+                self.take_slot(key);
+                self.put_slot(key, Slot { start: t, ..old });
+            }
+            return;
+        }
+        profile.release(old.start, old.span, &old.assignment);
+        self.take_slot(key);
+        self.place(view, profile, key);
+    }
+
+    /// The queue positions in scan order.
+    fn scan_order(&mut self, view: &SystemView<'_>) -> Vec<usize> {
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(0..view.queue.len());
+        self.spec.order.sort(view, &mut order);
+        order
     }
 }
 
@@ -64,225 +291,202 @@ impl Policy for Conservative {
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
         self.decided = now;
-        let platform = view.platform;
         // What changed since the last decision point: a job that ended
         // before its expected end frees room (reservations may move
         // earlier); one that outlived its estimate takes room (they may
         // have to move later). Arrivals alone change neither.
-        let mut ends: HashMap<u64, SimTime> = HashMap::with_capacity(view.running.len());
-        let mut changes: Vec<(SimTime, u16, i64)> = Vec::new();
-        let mut capacity_dropped = false;
-        for &k in view.running {
-            let j = view.job(k);
-            let end = expected_end(now, j);
-            if let Some(&was) = self.ends.get(&j.arrival)
-                && was != end
-            {
-                capacity_dropped = true;
+        let mut profile = match self.profile.take() {
+            Some(mut p) => {
+                p.advance(now);
+                p
             }
-            ends.insert(j.arrival, end);
-            changes.extend(j.assignment.iter().map(|&(c, w)| (end, c, w as i64)));
-        }
-        let ended_early = self
-            .ends
-            .iter()
-            .any(|(a, &e)| e > now && !ends.contains_key(a));
-        self.ends = ends;
-        // Keep the reservations of jobs still queued; drop the rest.
-        let mut kept: HashMap<u64, Slot> = HashMap::with_capacity(view.queue.len());
-        for &k in view.queue {
-            let a = view.job(k).arrival;
-            if let Some(s) = self.slots.remove(&a) {
-                for &(c, w) in &s.assignment {
-                    changes.push((s.start, c, -(w as i64)));
-                    changes.push((s.start.saturating_add(s.span), c, w as i64));
+            None => Profile::from_changes(now, view.free, &mut Vec::new()),
+        };
+        let (freed, taken) = self.follow_running(view, &mut profile);
+        let mut compress = freed || taken;
+        if view.queue_edits != self.queue_edits {
+            // A job was put back in the queue or estimates changed: a
+            // reservation made for another estimate is given up, and the
+            // reservations are compressed.
+            self.queue_edits = view.queue_edits;
+            for &k in view.queue {
+                let j = view.job(k);
+                if let Some(s) = self.slot(k)
+                    && s.estimate != j.estimate
+                {
+                    let s = self.take_slot(k).expect("has one");
+                    profile.release(s.start, s.span, &s.assignment);
                 }
-                kept.insert(a, s);
             }
+            compress = true;
         }
-        self.slots = kept;
-        let mut profile = Profile::from_changes(now, view.free, &mut changes);
-        self.order.clear();
-        self.order.extend(0..view.queue.len());
-        self.spec.order.sort(view, &mut self.order);
-        let single = platform.clusters.len() == 1;
         // A reservation whose time has passed without its job starting, or
         // one that no longer fits because a job outlived its estimate, is
         // given up before anything is placed, so that it blocks nobody; its
-        // job is placed again in its turn.
-        let mut compress = ended_early || capacity_dropped;
-        // In scan order: whether a reservation still holds depends on those
-        // given up before it, so the order must not be a hash map's.
-        for &i in &self.order {
-            let a = view.job(view.queue[i]).arrival;
-            let Some(s) = self.slots.get(&a) else {
-                continue;
+        // job is placed again in its turn. In scan order: whether a
+        // reservation still holds depends on those given up before it.
+        let overdue = self.by_start.first().is_some_and(|&(t, _, _)| t < now);
+        let order = if compress || overdue {
+            let order = self.scan_order(view);
+            for &i in &order {
+                let key = view.queue[i];
+                let Some(s) = self.slot(key) else {
+                    continue;
+                };
+                let invalid = s.start < now
+                    || (taken && {
+                        let to = s.start.saturating_add(s.span);
+                        !profile.holds(s.start, to, &s.assignment)
+                    });
+                if invalid {
+                    let s = self.take_slot(key).expect("has one");
+                    profile.release(s.start, s.span, &s.assignment);
+                    compress = true;
+                }
+            }
+            Some(order)
+        } else {
+            None
+        };
+        if compress {
+            let order = order.expect("computed when compressing");
+            for &i in &order {
+                let key = view.queue[i];
+                if self.slot(key).is_some() {
+                    self.compress_one(view, &mut profile, key);
+                } else {
+                    self.place(view, &mut profile, key);
+                }
+            }
+            self.order = order;
+        } else if self.reserved < view.queue.len() {
+            // Only arrivals: they are at the end of the queue; place them
+            // in scan order among themselves.
+            let missing = view.queue.len() - self.reserved;
+            let tail = view.queue.len() - missing;
+            let mut new: Vec<usize> = if view.queue[tail..].iter().all(|&k| self.slot(k).is_none())
+            {
+                (tail..view.queue.len()).collect()
+            } else {
+                (0..view.queue.len())
+                    .filter(|&i| self.slot(view.queue[i]).is_none())
+                    .collect()
             };
-            let own = |s: &Slot| (s.start, s.start.saturating_add(s.span));
-            let invalid = s.start < now
-                || (capacity_dropped && {
-                    let (from, to) = own(s);
-                    !profile.holds(from, to, &s.assignment)
-                });
-            if invalid {
-                let s = self.slots.remove(&a).expect("listed");
-                profile.release(s.start, s.span, &s.assignment);
-                compress = true;
+            self.spec.order.sort(view, &mut new);
+            for i in new {
+                self.place(view, &mut profile, view.queue[i]);
             }
         }
-        for &i in &self.order {
-            let key = view.queue[i];
-            let job = view.job(key);
-            let estimate = job.estimate;
-            let old = self.slots.get(&job.arrival).cloned();
-            if let Some(old) = &old {
-                if !compress {
-                    continue;
-                }
-                if single {
-                    let w = old.assignment[0].1;
-                    // No step before its start has room for it: it cannot
-                    // move earlier (the common case deep in a long queue).
-                    if profile.max_free_before(old.start) < w as i64 {
-                        continue;
-                    }
-                    let own = (old.start, old.start.saturating_add(old.span), w);
-                    if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own))
-                    {
-                        profile.release(old.start, old.span, &old.assignment);
-                        profile.reserve(t, old.span, &old.assignment);
-                        self.slots.insert(
-                            job.arrival,
-                            Slot {
-                                start: t,
-                                ..old.clone()
-                            },
-                        );
-                    }
-                    continue;
-                }
-                profile.release(old.start, old.span, &old.assignment);
-            }
-            let span_of = |a: &Assignment| expected_span(platform, estimate, a);
-            let found = if single {
-                let w = job.spec.size;
-                let span = span_of(&vec![(0, w)]);
-                profile
-                    .earliest_single(now, SimTime::MAX, w, span, None)
-                    .map(|t| (t, vec![(0u16, w)]))
-            } else {
-                profile.earliest(
-                    now,
-                    &job.spec.components,
-                    estimate,
-                    self.placement.as_ref(),
-                    &span_of,
-                )
-            };
-            let Some((start, assignment)) = found else {
-                continue; // can never be placed (validation prevents this)
-            };
-            let span = span_of(&assignment);
-            profile.reserve(start, span, &assignment);
-            self.slots.insert(
-                job.arrival,
-                Slot {
-                    start,
-                    span,
-                    assignment,
-                },
+        #[cfg(debug_assertions)]
+        {
+            let fresh = self.fresh_profile(now, view.free);
+            debug_assert!(
+                profile.same_counts(&fresh),
+                "the kept profile drifted from the reservations at {now:?}"
             );
         }
         // Start the jobs whose reservation is due, in queue order.
         // A job that takes no time holds no room in the profile, so several
         // may be due on the same processors at one instant: start those
-        // that fit; the others start when the first end, at this instant.
+        // that fit; the others are given up at the next decision point
+        // (the first end, at this instant) and placed again.
+        let mut due: Vec<(u64, usize)> = self
+            .by_start
+            .range(..(now.saturating_add(SimTime(1)), 0, 0))
+            .map(|&(_, a, k)| (a, k))
+            .collect();
+        due.sort_unstable();
         let mut free = view.free.to_vec();
-        let mut first_waiting: Option<usize> = None;
-        for (i, &key) in view.queue.iter().enumerate() {
-            let job = view.job(key);
-            let Some(slot) = self.slots.get(&job.arrival) else {
-                first_waiting.get_or_insert(i);
+        for (arrival, k) in due {
+            let key = JobKey(k);
+            let slot = self.slot(key).expect("listed");
+            if !slot.assignment.iter().all(|&(c, w)| free[c as usize] >= w) {
                 continue;
-            };
-            if slot.start <= now && slot.assignment.iter().all(|&(c, w)| free[c as usize] >= w) {
-                for &(c, w) in &slot.assignment {
-                    free[c as usize] -= w;
-                }
-                out.push(Decision {
-                    job: key,
-                    assignment: slot.assignment.clone(),
-                    kind: if first_waiting.is_none() {
-                        StartKind::Head
-                    } else {
-                        StartKind::Ahead
-                    },
-                });
-            } else if first_waiting.is_none() {
-                first_waiting = Some(i);
             }
+            for &(c, w) in &slot.assignment {
+                free[c as usize] -= w;
+            }
+            // At the head when every job before it starts too: the queue
+            // is in arrival order.
+            let pos = view
+                .queue
+                .partition_point(|&q| view.job(q).arrival < arrival);
+            let kind = if pos == out.len() {
+                StartKind::Head
+            } else {
+                StartKind::Ahead
+            };
+            out.push(Decision {
+                job: key,
+                assignment: slot.assignment.clone(),
+                kind,
+            });
         }
         for d in out.iter() {
-            let job = view.job(d.job);
-            // Started now: remember when it should end, so that an early
-            // end is noticed at the next decision point.
-            if let Some(slot) = self.slots.remove(&job.arrival) {
-                self.ends.insert(job.arrival, now.saturating_add(slot.span));
-            }
+            // Started now: it holds its reservation's processors until its
+            // expected end, so the profile stays as it is.
+            let slot = self.take_slot(d.job).expect("started from a reservation");
+            let epoch = self.epoch;
+            self.hold(
+                d.job.0,
+                Held {
+                    arrival: slot.arrival,
+                    end: now.saturating_add(slot.span),
+                    assignment: slot.assignment,
+                    seen: epoch,
+                },
+            );
         }
         // What the console shows: the first waiting job's reservation and
-        // the processors left over then, and every planned start.
+        // the processors left over then.
         self.plan = BackfillView::default();
-        let waiting = first_waiting.map(|i| view.job(view.queue[i]));
-        if let Some((job, slot)) = waiting.and_then(|j| self.slots.get(&j.arrival).map(|s| (j, s)))
+        let heads = out.iter().filter(|d| d.kind == StartKind::Head).count();
+        if let Some(&k) = view.queue.get(heads)
+            && let Some(start) = self.slot(k).map(|s| s.start)
         {
-            let k = (0..profile.steps())
-                .rev()
-                .find(|&k| profile.time(k) <= slot.start)
-                .unwrap_or(0);
-            self.plan.head = Some(job.spec.id);
-            self.plan.shadow = Some(slot.start);
-            self.plan.extra = profile.free_at(k);
+            self.plan.head = Some(view.job(k).spec.id);
+            self.plan.shadow = Some(start);
+            self.plan.extra = profile.free_at_time(start);
         }
-        self.plan.reservations = view
-            .queue
-            .iter()
-            .filter_map(|&k| {
-                let j = view.job(k);
-                self.slots.get(&j.arrival).map(|s| (j.spec.id, s.start))
-            })
-            .collect();
+        // Kept across decision points, the profile collects steps where
+        // nothing changes any more (a moved reservation leaves its old
+        // boundaries behind). They change no answer but every search
+        // walks them: build it afresh when they are a fifth of the steps.
+        let live = 2 * self.reserved + self.holding.len() + 1;
+        if profile.steps() > live + live / 4 + 32 {
+            profile = self.fresh_profile(now, &free);
+        }
+        self.profile = Some(profile);
     }
 
     fn wake_at(&self) -> Option<SimTime> {
         // Reservations just after an overrunning job's expected end (one
         // tick from now) wait for its real end instead: waking every tick
         // would only watch it run.
-        self.slots
-            .values()
-            .map(|s| s.start)
-            .filter(|&t| t > self.decided.saturating_add(SimTime(1)))
-            .min()
+        let after = self.decided.saturating_add(SimTime(2));
+        self.by_start
+            .range((after, 0, 0)..)
+            .next()
+            .map(|&(t, _, _)| t)
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         match view.queue.first() {
-            Some(&k) => {
-                let j = view.job(k);
-                PolicyState::Backfill {
-                    head: j.spec.id,
-                    shadow: self.slots.get(&j.arrival).map(|s| s.start),
-                }
-            }
+            Some(&k) => PolicyState::Backfill {
+                head: view.job(k).spec.id,
+                shadow: self.slot(k).map(|s| s.start),
+            },
             None => PolicyState::Idle,
         }
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
         let mut p = self.plan.clone();
-        let queued: std::collections::HashSet<u64> =
-            view.queue.iter().map(|&k| view.job(k).spec.id).collect();
-        p.reservations.retain(|(id, _)| queued.contains(id));
+        p.reservations = view
+            .queue
+            .iter()
+            .filter_map(|&k| self.slot(k).map(|s| (view.job(k).spec.id, s.start)))
+            .collect();
         Some(p)
     }
 }

@@ -232,6 +232,9 @@ pub struct SystemView<'a> {
     pub queue: &'a [JobKey],
     pub running: &'a [JobKey],
     pub(crate) jobs: &'a Slab<ActiveJob>,
+    /// Changes whenever a queued job was changed in place or put back in
+    /// the queue (not by arrivals and starts).
+    pub queue_edits: u64,
 }
 
 impl<'a> SystemView<'a> {

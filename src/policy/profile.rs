@@ -12,12 +12,16 @@ use crate::model::SimTime;
 #[derive(Clone, Debug, Default)]
 pub struct Profile {
     clusters: usize,
+    /// Step `base` holds now; the steps before it are past and are
+    /// dropped in batches (a profile kept across decision points moves
+    /// forward without shifting its steps every time).
+    base: usize,
     times: Vec<SimTime>,
     free: Vec<i64>,
     /// Scratch for the minimum over a window.
     window: Vec<u32>,
-    /// One cluster: the largest free count over steps `0..=k`, valid for
-    /// the first `prefix_valid` steps.
+    /// One cluster: the largest free count over steps `base..=k`, valid
+    /// for the steps before `prefix_valid`.
     prefix_max: Vec<i64>,
     prefix_valid: usize,
 }
@@ -45,6 +49,7 @@ impl Profile {
             clusters,
             times: vec![now],
             free: free.iter().map(|&f| f as i64).collect(),
+            base: 0,
             window: vec![0; clusters],
             prefix_max: Vec::new(),
             prefix_valid: 0,
@@ -67,15 +72,15 @@ impl Profile {
     pub fn max_free_before(&mut self, until: SimTime) -> i64 {
         debug_assert_eq!(self.clusters, 1);
         let n = self.times.partition_point(|&t| t < until);
-        if n == 0 {
+        if n <= self.base {
             return i64::MIN;
         }
         if self.prefix_max.len() < self.times.len() {
             self.prefix_max.resize(self.times.len(), 0);
         }
-        let mut k = self.prefix_valid;
+        let mut k = self.prefix_valid.max(self.base);
         while k < n {
-            let before = if k == 0 {
+            let before = if k == self.base {
                 i64::MIN
             } else {
                 self.prefix_max[k - 1]
@@ -134,26 +139,84 @@ impl Profile {
         None
     }
 
+    /// The number of steps from now on.
     pub fn steps(&self) -> usize {
-        self.times.len()
+        self.times.len() - self.base
     }
 
+    /// When step `k` (counted from now) begins.
     pub fn time(&self, k: usize) -> SimTime {
-        self.times[k]
+        self.times[self.base + k]
+    }
+
+    /// The time the profile starts at: now.
+    pub fn now(&self) -> SimTime {
+        self.times[self.base]
+    }
+
+    /// Moves the profile's start to `now` (not before its current start):
+    /// the steps that ended are dropped.
+    pub fn advance(&mut self, now: SimTime) {
+        if now <= self.times[self.base] {
+            return;
+        }
+        let k = self.step_of(now);
+        self.times[k] = now;
+        if k != self.base {
+            self.base = k;
+            self.prefix_valid = self.prefix_valid.min(k);
+        }
+        if self.base >= 1024 && self.base * 2 >= self.times.len() {
+            let b = self.base;
+            self.times.drain(..b);
+            self.free.drain(..b * self.clusters);
+            self.prefix_max.clear();
+            self.prefix_valid = 0;
+            self.base = 0;
+        }
+    }
+
+    /// Whether `other` describes the same free counts from now on (steps
+    /// where nothing changes do not matter).
+    pub fn same_counts(&self, other: &Profile) -> bool {
+        let rows = |p: &Profile| -> Vec<(SimTime, Vec<i64>)> {
+            let mut v: Vec<(SimTime, Vec<i64>)> = Vec::new();
+            for k in p.base..p.times.len() {
+                let row = p.free[k * p.clusters..(k + 1) * p.clusters].to_vec();
+                if v.last().is_none_or(|l| l.1 != row) {
+                    v.push((p.times[k], row));
+                }
+            }
+            v
+        };
+        self.times[self.base] == other.times[other.base] && rows(self) == rows(other)
     }
 
     fn row(&self, k: usize) -> &[i64] {
         &self.free[k * self.clusters..(k + 1) * self.clusters]
     }
 
-    /// Free processors per cluster at step `k`, negatives as zero.
+    /// Free processors per cluster at step `k` (counted from now),
+    /// negatives as zero.
     pub fn free_at(&self, k: usize) -> Vec<u32> {
-        self.row(k).iter().map(|&f| f.max(0) as u32).collect()
+        self.row(self.base + k)
+            .iter()
+            .map(|&f| f.max(0) as u32)
+            .collect()
     }
 
-    /// The step holding time `t`.
+    /// Free processors per cluster at time `t` (not before now), negatives
+    /// as zero.
+    pub fn free_at_time(&self, t: SimTime) -> Vec<u32> {
+        self.free_at(self.step_of(t) - self.base)
+    }
+
+    /// The step holding time `t` (now's step for earlier times).
     fn step_of(&self, t: SimTime) -> usize {
-        self.times.partition_point(|&x| x <= t).saturating_sub(1)
+        self.times
+            .partition_point(|&x| x <= t)
+            .saturating_sub(1)
+            .max(self.base)
     }
 
     /// Makes `t` a step boundary and returns its step.
@@ -173,7 +236,7 @@ impl Profile {
     /// Adds `sign × width` on each assigned cluster over [from, to).
     fn add(&mut self, from: SimTime, to: SimTime, assignment: &Assignment, sign: i64) {
         // The profile starts now: what lies before it is gone.
-        let from = from.max(self.times[0]);
+        let from = from.max(self.times[self.base]);
         if to <= from {
             return;
         }
@@ -256,7 +319,7 @@ impl Profile {
     /// Whether every step in [from, to) has room for what `a` holds there
     /// already (no count below zero on its clusters).
     pub fn holds(&self, from: SimTime, to: SimTime, a: &Assignment) -> bool {
-        let from = from.max(self.times[0]);
+        let from = from.max(self.times[self.base]);
         let mut j = self.step_of(from);
         while j < self.times.len() && self.times[j] < to {
             if a.iter()
