@@ -67,6 +67,9 @@ pub struct Conservative {
     queue_edits: u64,
     /// Decision points so far.
     epoch: u64,
+    /// Reservations and holds given back since the profile was last built:
+    /// each may leave two steps behind where nothing changes any more.
+    released: usize,
     /// When the last decision was made.
     decided: SimTime,
     order: Vec<usize>,
@@ -86,6 +89,7 @@ impl Conservative {
             holding: Vec::new(),
             queue_edits: 0,
             epoch: 0,
+            released: 0,
             decided: SimTime::ZERO,
             order: Vec::new(),
             plan: BackfillView::default(),
@@ -161,6 +165,7 @@ impl Conservative {
                         taken = true;
                     } else if h.end > end {
                         let from = end.max(now);
+                        self.released += 1;
                         profile.release(from, h.end - from, &h.assignment);
                         freed = true;
                     }
@@ -172,6 +177,7 @@ impl Conservative {
                     if let Some(h) = other
                         && h.end > now
                     {
+                        self.released += 1;
                         profile.release(now, h.end - now, &h.assignment);
                         freed = true;
                     }
@@ -199,6 +205,7 @@ impl Conservative {
             }
             // Ended (or killed, or put back in the queue).
             if h.end > now {
+                self.released += 1;
                 profile.release(now, h.end - now, &h.assignment);
                 freed = true;
             }
@@ -261,6 +268,7 @@ impl Conservative {
             }
             let own = (old.start, old.start.saturating_add(old.span), w);
             if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own)) {
+                self.released += 1;
                 profile.release(old.start, old.span, &old.assignment);
                 profile.reserve(t, old.span, &old.assignment);
                 self.take_slot(key);
@@ -268,6 +276,7 @@ impl Conservative {
             }
             return;
         }
+        self.released += 1;
         profile.release(old.start, old.span, &old.assignment);
         self.take_slot(key);
         self.place(view, profile, key);
@@ -315,6 +324,7 @@ impl Policy for Conservative {
                     && s.estimate != j.estimate
                 {
                     let s = self.take_slot(k).expect("has one");
+                    self.released += 1;
                     profile.release(s.start, s.span, &s.assignment);
                 }
             }
@@ -340,6 +350,7 @@ impl Policy for Conservative {
                     });
                 if invalid {
                     let s = self.take_slot(key).expect("has one");
+                    self.released += 1;
                     profile.release(s.start, s.span, &s.assignment);
                     compress = true;
                 }
@@ -451,9 +462,10 @@ impl Policy for Conservative {
         // Kept across decision points, the profile collects steps where
         // nothing changes any more (a moved reservation leaves its old
         // boundaries behind). They change no answer but every search
-        // walks them: build it afresh when they are a fifth of the steps.
-        let live = 2 * self.reserved + self.holding.len() + 1;
-        if profile.steps() > live + live / 4 + 32 {
+        // walks them: build it afresh once the releases since the last
+        // build could have left a quarter of the steps stale.
+        if self.released * 8 > profile.steps() + 256 {
+            self.released = 0;
             profile = self.fresh_profile(now, &free);
         }
         self.profile = Some(profile);
