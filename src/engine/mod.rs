@@ -644,8 +644,11 @@ impl Engine {
             for d in &decisions {
                 self.start(d);
             }
-            let jobs = &self.jobs;
-            self.queue.retain(|k| jobs[k.0].state == JobState::Queued);
+            // The started jobs leave the queue: compare keys, without a
+            // look into the job table per queued job.
+            let mut started: Vec<usize> = decisions.iter().map(|d| d.job.0).collect();
+            started.sort_unstable();
+            self.queue.retain(|k| started.binary_search(&k.0).is_err());
         }
         self.decisions = decisions;
     }

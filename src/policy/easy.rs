@@ -136,6 +136,15 @@ impl Policy for Easy {
         self.candidates.extend(head + 1..view.queue.len());
         self.spec.order.sort(view, &mut self.candidates);
         let mut within = vec![0u32; self.free.len()];
+        // On clusters of one speed a job's expected span does not depend on
+        // where it goes: whether it ends by the shadow time is known before
+        // placing it, and a job that does not is tried on the extra only.
+        let one_speed = view
+            .platform
+            .clusters
+            .windows(2)
+            .all(|w| w[0].speed == w[1].speed);
+        let anywhere: Assignment = vec![(0, 0)];
         for &i in &self.candidates {
             if self.free.iter().all(|&f| f == 0) {
                 break;
@@ -143,9 +152,13 @@ impl Policy for Easy {
             let key = view.queue[i];
             let job = view.job(key);
             let widths = &job.spec.components;
+            let by_shadow = one_speed.then(|| {
+                view.now + expected_span(view.platform, job.estimate, &anywhere) <= r.shadow
+            });
             // Ends by the shadow time: anything free now will do.
             let mut chosen = None;
-            if let Some(a) = self.placement.place(widths, &self.free)
+            if by_shadow != Some(false)
+                && let Some(a) = self.placement.place(widths, &self.free)
                 && view.now + expected_span(view.platform, job.estimate, &a) <= r.shadow
             {
                 chosen = Some(a);
