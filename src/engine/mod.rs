@@ -577,9 +577,7 @@ impl Engine {
             PolicyState::Backfill {
                 head,
                 shadow: Some(t),
-                // Just after now: behind a job that has outlived its estimate
-                // (its expected end is always one tick ahead).
-            } if head == head_id => t <= now + SimTime(1),
+            } if head == head_id => t <= self.overrun_horizon(),
             _ => true,
         };
         if !due {
@@ -596,6 +594,26 @@ impl Engine {
             aborted += 1;
         }
         self.expired.drain(..aborted);
+    }
+
+    /// The latest reservation time that waits only for jobs that have
+    /// outlived their estimates. Such a job is expected to end one tick
+    /// from now, at every decision point; a reservation behind it (or
+    /// behind reservations made behind it) is due, for all the profile
+    /// knows, as soon as it ends, while one at or after the next estimated
+    /// end of a job still within its estimate waits for that job.
+    fn overrun_horizon(&self) -> SimTime {
+        let now = self.now;
+        let next_end = self
+            .running
+            .iter()
+            .map(|k| self.jobs[k.0].estimated_end())
+            .filter(|&t| t > now)
+            .min();
+        match next_end {
+            Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
+            None => SimTime::MAX,
+        }
     }
 
     /// A decision point: ask the policy and start what it chose.
@@ -621,25 +639,6 @@ impl Engine {
             };
             self.policy.schedule(&view, &mut decisions);
         }
-        // Expired jobs wait for the head's reservation to come due.
-        if !self.expired.is_empty()
-            && let PolicyState::Backfill {
-                shadow: Some(t), ..
-            } = self.policy.state(&self.view())
-            && t > self.now + SimTime(1)
-            && self.wake != Some(t)
-        {
-            self.wake = Some(t);
-            self.events.push(t, EventKind::Wake);
-        }
-        if let Some(t) = self.policy.wake_at()
-            && t > self.now
-            && self.wake != Some(t)
-        {
-            self.wake = Some(t);
-            self.events.push(t, EventKind::Wake);
-        }
-
         if !decisions.is_empty() {
             for d in &decisions {
                 self.start(d);
@@ -651,6 +650,51 @@ impl Engine {
             self.queue.retain(|k| started.binary_search(&k.0).is_err());
         }
         self.decisions = decisions;
+        if !self.expired.is_empty() {
+            self.watch_expired();
+        }
+        if let Some(t) = self.policy.wake_at()
+            && t > self.now
+            && self.wake != Some(t)
+        {
+            self.wake = Some(t);
+            self.events.push(t, EventKind::Wake);
+        }
+    }
+
+    /// Expired jobs wait for the head's reservation to come due: decide
+    /// again then, or at once (to abort them) when it is due already and
+    /// the head cannot start.
+    fn watch_expired(&mut self) {
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
+        let PolicyState::Backfill {
+            head: id,
+            shadow: Some(t),
+        } = self.policy.state(&self.view())
+        else {
+            return;
+        };
+        if id != self.jobs[head.0].spec.id {
+            return;
+        }
+        if t > self.overrun_horizon() {
+            if self.wake != Some(t) {
+                self.wake = Some(t);
+                self.events.push(t, EventKind::Wake);
+            }
+        } else {
+            let placement = self.policy.spec().placement.build();
+            if placement
+                .place(&self.jobs[head.0].spec.components, &self.free)
+                .is_none()
+            {
+                // Each such round aborts one expired job at least, or
+                // finds none left: it ends.
+                self.events.push(self.now, EventKind::Wake);
+            }
+        }
     }
 
     fn start(&mut self, d: &Decision) {

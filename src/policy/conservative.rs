@@ -70,8 +70,9 @@ pub struct Conservative {
     /// Reservations and holds given back since the profile was last built:
     /// each may leave two steps behind where nothing changes any more.
     released: usize,
-    /// When the last decision was made.
-    decided: SimTime,
+    /// The next time a reservation can start without anything ending
+    /// first (see `wake_at`).
+    wake: Option<SimTime>,
     order: Vec<usize>,
     plan: BackfillView,
 }
@@ -90,7 +91,7 @@ impl Conservative {
             queue_edits: 0,
             epoch: 0,
             released: 0,
-            decided: SimTime::ZERO,
+            wake: None,
             order: Vec::new(),
             plan: BackfillView::default(),
         }
@@ -282,6 +283,60 @@ impl Conservative {
         self.place(view, profile, key);
     }
 
+    /// When to decide again with nothing else happening first: at the
+    /// first reservation that can start on the processors free now (free
+    /// processors change only when a job ends, itself a decision point)
+    /// and that does not wait on a job past its estimate.
+    ///
+    /// A job past its estimate is expected to end one tick from now, at
+    /// every decision point: a reservation made for then, or for the end of
+    /// a reservation made so, moves on with it at each decision point, and
+    /// waking for it would only watch the jobs run (that job's real end is
+    /// a decision point). Reservations at or after the next estimated end
+    /// of a job within its estimate are left as they are: that end is a
+    /// decision point too.
+    fn next_wake(&self, view: &SystemView<'_>, out: &[Decision], free: &[u32]) -> Option<SimTime> {
+        let now = view.now;
+        if free.iter().all(|&f| f == 0) {
+            return None;
+        }
+        let fits = |s: &Slot| s.assignment.iter().all(|&(c, w)| free[c as usize] >= w);
+        let overrunning = view
+            .running
+            .iter()
+            .any(|&k| view.job(k).estimated_end() <= now);
+        let mut chain: BTreeSet<SimTime> = BTreeSet::new();
+        let mut within = SimTime::MAX;
+        if overrunning {
+            chain.insert(now.saturating_add(SimTime(1)));
+            within = view
+                .running
+                .iter()
+                .map(|&k| view.job(k).estimated_end())
+                .chain(out.iter().map(|d| {
+                    // Started now: held until its reservation's end.
+                    self.held[d.job.0].as_ref().expect("held").end
+                }))
+                .filter(|&t| t > now)
+                .min()
+                .unwrap_or(SimTime::MAX);
+        }
+        for &(t, _, k) in self
+            .by_start
+            .range((now.saturating_add(SimTime(1)), 0, 0)..)
+        {
+            let s = self.slots[k].as_ref().expect("listed");
+            if t < within && chain.contains(&t) {
+                chain.insert(t.saturating_add(s.span));
+                continue;
+            }
+            if fits(s) {
+                return Some(t);
+            }
+        }
+        None
+    }
+
     /// The queue positions in scan order.
     fn scan_order(&mut self, view: &SystemView<'_>) -> Vec<usize> {
         let mut order = std::mem::take(&mut self.order);
@@ -299,7 +354,6 @@ impl Policy for Conservative {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
-        self.decided = now;
         // What changed since the last decision point: a job that ended
         // before its expected end frees room (reservations may move
         // earlier); one that outlived its estimate takes room (they may
@@ -448,6 +502,7 @@ impl Policy for Conservative {
                 },
             );
         }
+        self.wake = self.next_wake(view, out, &free);
         // What the console shows: the first waiting job's reservation and
         // the processors left over then.
         self.plan = BackfillView::default();
@@ -472,14 +527,7 @@ impl Policy for Conservative {
     }
 
     fn wake_at(&self) -> Option<SimTime> {
-        // Reservations just after an overrunning job's expected end (one
-        // tick from now) wait for its real end instead: waking every tick
-        // would only watch it run.
-        let after = self.decided.saturating_add(SimTime(2));
-        self.by_start
-            .range((after, 0, 0)..)
-            .next()
-            .map(|&(t, _, _)| t)
+        self.wake
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
