@@ -1,6 +1,8 @@
 //! Throughput of the backfilling policies on a real trace (KTH, 28,475 runnable of 28,476
-//! jobs) and on a synthetic multi-cluster workload. The trace bench is
-//! skipped when `../shared/data` is absent.
+//! jobs), on an overloaded one (the first 10,000 jobs of METACENTRUM on its
+//! 60 processors: the queue grows to thousands, so every decision faces a
+//! long queue) and on a synthetic multi-cluster workload. The trace benches
+//! are skipped when `../shared/data` is absent.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use schedscope::runner::run_replication;
@@ -29,6 +31,17 @@ fn bench(c: &mut Criterion) {
     for policy in ["fcfs", "easy", "conservative"] {
         if let Some(s) = scenario("trace-kth-sp2-1996-2.1.toml", policy, &[]) {
             g.bench_function(format!("kth/{policy}"), |b| {
+                b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
+            });
+        }
+        if policy != "fcfs"
+            && let Some(s) = scenario(
+                "trace-metacentrum-2009-2.toml",
+                policy,
+                &["workload.first_jobs=10000"],
+            )
+        {
+            g.bench_function(format!("metacentrum-10k/{policy}"), |b| {
                 b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
             });
         }
