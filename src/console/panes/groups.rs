@@ -71,26 +71,39 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         },
         buf,
     );
-    if inner.height > table_h {
-        let (excluded, warmup) = snap.warmup;
-        let line = if excluded < warmup {
+    let (excluded, warmup) = snap.warmup;
+    let lines: Vec<String> = if excluded < warmup {
+        vec![format!(
+            "warm-up: the first {} jobs are not measured ({} so far)",
+            int(warmup),
+            int(excluded)
+        )]
+    } else {
+        let mut first = format!("bounded slowdown {}", num1(s.mean_bounded_slowdown));
+        if s.killed > 0 {
+            first.push_str(&format!(" · killed {}", int(s.killed)));
+        }
+        if s.requeued > 0 {
+            first.push_str(&format!(" · requeued {}", int(s.requeued)));
+        }
+        vec![
+            first,
             format!(
-                "warm-up: the first {} jobs are not measured ({} so far)",
-                int(warmup),
-                int(excluded)
-            )
-        } else {
-            format!(
-                "bounded slowdown {} · {} ahead wait {} s, in order {} s",
-                num1(s.mean_bounded_slowdown),
+                "{} started ahead wait {} s · in order {} s",
                 int(s.jumped_ahead),
                 num1(s.jumped_ahead_wait),
                 num1(s.in_order_wait)
-            )
-        };
+            ),
+        ]
+    };
+    for (k, line) in lines.into_iter().enumerate() {
+        let y = table_h + k as u16;
+        if y >= inner.height {
+            break;
+        }
         ratatui::text::Line::styled(line, ctx.dim()).render(
             Rect {
-                y: inner.y + table_h,
+                y: inner.y + y,
                 height: 1,
                 ..inner
             },
