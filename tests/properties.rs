@@ -196,11 +196,13 @@ proptest! {
     }
 }
 
-/// Backfilling with estimates that are wrong both ways, under every
-/// overrun setting: every job ends exactly once, only `kill` kills, only
-/// `requeue` requeues, and two runs give the same records. (Debug builds
-/// also check conservative backfilling's kept profile against a fresh one
-/// at every decision point.)
+/// Every policy with estimates that are wrong both ways, under every
+/// overrun setting, scan order and placement: every job ends exactly once,
+/// only `kill` kills, only `requeue` requeues, two runs give the same
+/// records, and a run takes a bounded number of events (no deciding again
+/// and again at instants where nothing changes). Debug builds also check
+/// conservative backfilling's kept profile against a fresh one at every
+/// decision point.
 fn check_wrong_estimates(
     p: &Platform,
     jobs: &[JobSpec],
@@ -210,7 +212,7 @@ fn check_wrong_estimates(
 ) -> Result<(), TestCaseError> {
     use schedscope::workload::estimates::OnOverrun;
     let owned: Vec<JobSpec> = jobs.to_vec();
-    for name in [PolicyName::Easy, PolicyName::Conservative] {
+    for name in PolicyName::ALL {
         for on_overrun in [OnOverrun::Continue, OnOverrun::Kill, OnOverrun::Requeue] {
             let policy = PolicySpec {
                 name,
