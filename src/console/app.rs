@@ -8,6 +8,7 @@ use super::snapshot::{Message, Snapshot};
 use crate::engine::{Command, InjectJob, QueueRow, RunningRow};
 use crate::metrics::Grouping;
 use crate::model::JobRecord;
+use crate::policy::backfill::BackfillOrder;
 use crate::policy::placement::PlacementName;
 use crate::policy::{MaxJumps, PolicyName, PolicySpec};
 use crate::workload::estimates::EstimateModel;
@@ -120,10 +121,12 @@ pub struct PickerState {
     pub names: Vec<PolicyName>,
     /// The policy that Enter applies.
     pub chosen: usize,
-    /// Rows: one per policy, then maxJumps, then placement.
+    /// Rows: one per policy, then maxJumps, placement and backfill order.
     pub cursor: usize,
     pub max_jumps: MaxJumps,
     pub placement: PlacementName,
+    /// The scan order of EASY and conservative backfilling.
+    pub order: BackfillOrder,
     /// A digit has been typed since the picker opened: the next one adds
     /// to maxJumps instead of replacing it.
     typed: bool,
@@ -140,13 +143,14 @@ impl PickerState {
             cursor: chosen,
             max_jumps: current.max_jumps,
             placement: current.placement,
+            order: current.order,
             typed: false,
             base: current.clone(),
         }
     }
 
     pub fn rows(&self) -> usize {
-        self.names.len() + 2
+        self.names.len() + 3
     }
 
     pub fn max_jumps_row(&self) -> usize {
@@ -157,12 +161,17 @@ impl PickerState {
         self.names.len() + 1
     }
 
+    pub fn order_row(&self) -> usize {
+        self.names.len() + 2
+    }
+
     /// The policy Enter would apply.
     pub fn spec(&self) -> PolicySpec {
         let mut s = self.base.clone();
         s.name = self.names[self.chosen];
         s.max_jumps = self.max_jumps;
         s.placement = self.placement;
+        s.order = self.order;
         s
     }
 
@@ -178,6 +187,11 @@ impl PickerState {
             let i = all.iter().position(|p| *p == self.placement).unwrap_or(0) as i64;
             let n = all.len() as i64;
             self.placement = all[((i + delta).rem_euclid(n)) as usize];
+        } else if self.cursor == self.order_row() {
+            let all = BackfillOrder::ALL;
+            let i = all.iter().position(|o| *o == self.order).unwrap_or(0) as i64;
+            let n = all.len() as i64;
+            self.order = all[((i + delta).rem_euclid(n)) as usize];
         }
     }
 
@@ -915,6 +929,32 @@ mod tests {
         };
         assert_eq!(policy.placement, PlacementName::BestFit);
         assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
+        // EASY with the smallest job first in the backfill scan: choose
+        // EASY with Space, go down to the order row, two steps right.
+        let easy = PolicyName::ALL
+            .iter()
+            .position(|n| *n == PolicyName::Easy)
+            .unwrap();
+        let mut a = app();
+        let mut keys = vec![key('p')];
+        keys.extend(std::iter::repeat_n(code(KeyCode::Down), easy - from));
+        keys.push(key(' '));
+        keys.extend(std::iter::repeat_n(
+            code(KeyCode::Down),
+            PolicyName::ALL.len() + 2 - easy,
+        ));
+        keys.extend([code(KeyCode::Right), code(KeyCode::Right)]);
+        keys.push(code(KeyCode::Enter));
+        let got = press(&mut a, &keys);
+        let Effect::Send(Request::Apply(Command::SetPolicy { policy })) = &got[0] else {
+            panic!("{got:?}")
+        };
+        assert_eq!(policy.name, PolicyName::Easy);
+        assert_eq!(policy.order, BackfillOrder::Smallest);
+        assert_eq!(
+            policy.label(),
+            "EASY backfilling (smallest first) + worst fit"
+        );
     }
 
     #[test]

@@ -46,6 +46,13 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             p.placement.as_str().replace('-', " ")
         )),
     ]));
+    lines.push(Line::from(vec![
+        cursor(p.order_row()),
+        Span::raw(format!(
+            "backfill   ◀ {} first ▶  (EASY, conservative)",
+            p.order.describe()
+        )),
+    ]));
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::raw("Enter applies "),
@@ -84,5 +91,6 @@ mod tests {
             t.contains("Enter applies FPFS(maxJumps 10) + worst fit"),
             "{t}"
         );
+        assert!(t.contains("backfill   ◀ arrival first ▶"), "{t}");
     }
 }
