@@ -62,7 +62,7 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         "to the queue as it stands; running jobs keep running",
         ctx.dim(),
     ));
-    let rect = centered(area, 58, lines.len() as u16 + 2);
+    let rect = centered(area, 68, lines.len() as u16 + 2);
     Clear.render(rect, buf);
     Paragraph::new(lines)
         .block(ctx.block(" Policy · Esc cancels ", None))
