@@ -3,7 +3,7 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
-use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{Machines, PolicyName, PolicySpec};
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);
@@ -26,11 +26,15 @@ fn starts(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64)> {
         name,
         ..PolicySpec::default()
     };
+    starts_under(processors, jobs, &policy)
+}
+
+fn starts_under(processors: u32, jobs: &[J], policy: &PolicySpec) -> Vec<(u64, i64)> {
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
     let mut e = Engine::new(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
-        &policy,
+        policy,
         EngineConfig::default(),
     )
     .unwrap();
@@ -206,4 +210,74 @@ fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
             "{name:?}"
         );
     }
+}
+
+#[test]
+fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
+    // 4 processors. J1 holds 0–1 until 10, J2 holds 2–3 until 100. J3 (3
+    // wide) is the head from t = 1: its reservation is at 100, when 4 are
+    // free, so 1 is extra. At 10 processors 0 and 1 come free and J4 (1
+    // wide, runs to 210) asks to start. Counted: 1 extra processor, it
+    // starts. Pinned: the reservation holds the lowest-numbered processors
+    // free at 100, 0–2, and J4 would run past 100 on 0 or 1: it waits, and
+    // starts at 100 on processor 3 beside J3.
+    let jobs = [
+        (1, 0, 2, 10, 10),
+        (2, 0, 2, 100, 100),
+        (3, 1, 3, 50, 50),
+        (4, 2, 1, 200, 200),
+    ];
+    for name in [Easy, Conservative] {
+        let counted = PolicySpec {
+            name,
+            ..PolicySpec::default()
+        };
+        let pinned = PolicySpec {
+            machines: Machines::Pinned,
+            ..counted.clone()
+        };
+        assert_eq!(
+            starts_under(4, &jobs, &counted),
+            vec![(1, 0), (2, 0), (3, 100), (4, 10)],
+            "{name:?}, counted"
+        );
+        assert_eq!(
+            starts_under(4, &jobs, &pinned),
+            vec![(1, 0), (2, 0), (3, 100), (4, 100)],
+            "{name:?}, pinned"
+        );
+    }
+}
+
+#[test]
+fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
+    let policy = PolicySpec {
+        name: Easy,
+        machines: Machines::Pinned,
+        ..PolicySpec::default()
+    };
+    let err = Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(std::iter::empty()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .err()
+    .expect("two clusters are refused")
+    .to_string();
+    assert!(err.contains("one cluster"), "{err}");
+    let policy = PolicySpec {
+        name: Fcfs,
+        ..policy
+    };
+    let err = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(std::iter::empty()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .err()
+    .expect("FCFS is refused")
+    .to_string();
+    assert!(err.contains("backfilling"), "{err}");
 }

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::backfill::BackfillOrder;
-use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{Machines, PolicyName, PolicySpec};
 use schedscope::workload::estimates::EstimateModel;
 use std::collections::HashMap;
 
@@ -87,6 +87,22 @@ proptest! {
     fn easy_head_never_starts_after_its_reservation(jobs in workload(1, 12), shortest in any::<bool>()) {
         let order = if shortest { BackfillOrder::ShortestEstimate } else { BackfillOrder::Arrival };
         for (id, planned, start) in run(Platform::uniform(1, 12), jobs, spec(PolicyName::Easy, order)) {
+            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
+        }
+    }
+
+    #[test]
+    fn pinned_easy_head_never_starts_after_its_reservation(jobs in workload(1, 12)) {
+        let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Easy, BackfillOrder::Arrival) };
+        for (id, planned, start) in run(Platform::uniform(1, 12), jobs, policy) {
+            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
+        }
+    }
+
+    #[test]
+    fn pinned_conservative_never_starts_after_its_first_reservation(jobs in workload(1, 12)) {
+        let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Conservative, BackfillOrder::Arrival) };
+        for (id, planned, start) in run(Platform::uniform(1, 12), jobs, policy) {
             prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
         }
     }

@@ -2,13 +2,15 @@
 //! machines) under EASY and conservative backfilling, every job's start
 //! time against Batsim's own per-job output.
 //!
-//! The two agree on every job up to the first decision where machine
-//! identity matters, and on about nine jobs in ten overall. The one class
-//! of difference: Batsim pins a reservation to particular machines (the
-//! lowest-numbered ones free at the reservation time), so a job may only
-//! backfill onto machines outside it; schedscope's processors are
-//! interchangeable within a cluster, so a job may backfill whenever enough
-//! processors are extra in number. The first such decision is job 41 at
+//! With reservations pinned to numbered processors (`machines =
+//! "pinned"`) every start time agrees, under both policies. With
+//! processors counted (the default) the two agree on every job up to the
+//! first decision where machine identity matters, and on about nine jobs
+//! in ten overall. The one class of difference: Batsim pins a reservation
+//! to particular machines (the lowest-numbered ones free at the
+//! reservation time), so a job may only backfill onto machines outside
+//! it; counted processors are interchangeable within a cluster, so a job
+//! may backfill whenever enough processors are extra in number. The first such decision is job 41 at
 //! t = 510.72 s: machines 14, 17 and 25 are free, the head (job 37, 4
 //! machines) is reserved at 571.3 s on machines 7, 10, 14 and 17, leaving
 //! 3 extra processors by count but only machine 25 by identity; job 41
@@ -51,9 +53,13 @@ fn reference(dir: &Path, policy: &str) -> HashMap<u64, (f64, f64)> {
 }
 
 /// schedscope's start per job id.
-fn ours(policy: &str) -> HashMap<u64, f64> {
+fn ours(policy: &str, machines: &str) -> HashMap<u64, f64> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/batsim-medium-late.toml");
-    let sc = Scenario::load_with(&path, &[format!("policy.name={policy}")]).expect("scenario");
+    let sets = [
+        format!("policy.name={policy}"),
+        format!("policy.machines={machines}"),
+    ];
+    let sc = Scenario::load_with(&path, &sets).expect("scenario");
     let opts = RunOptions {
         keep_records: true,
         ..RunOptions::default()
@@ -67,9 +73,9 @@ fn ours(policy: &str) -> HashMap<u64, f64> {
 }
 
 /// (agreeing jobs, differing job ids in submit order).
-fn compare(dir: &Path, policy: &str) -> (usize, Vec<(f64, u64, f64, f64)>) {
+fn compare(dir: &Path, policy: &str, machines: &str) -> (usize, Vec<(f64, u64, f64, f64)>) {
     let reference = reference(dir, policy);
-    let ours = ours(policy);
+    let ours = ours(policy, machines);
     assert_eq!(ours.len(), 801, "every job ran");
     assert_eq!(reference.len(), 801);
     let mut diffs: Vec<(f64, u64, f64, f64)> = reference
@@ -86,7 +92,7 @@ fn compare(dir: &Path, policy: &str) -> (usize, Vec<(f64, u64, f64, f64)>) {
 #[test]
 fn easy_agrees_with_batsim_but_for_machine_pinned_reservations() {
     let Some(dir) = data() else { return };
-    let (agree, diffs) = compare(&dir, "easy");
+    let (agree, diffs) = compare(&dir, "easy", "counted");
     println!("EASY: {agree} of 801 start times agree");
     assert!(agree >= 720, "EASY agreement fell to {agree} of 801");
     let (sub, id, o, b) = diffs[0];
@@ -104,11 +110,35 @@ fn easy_agrees_with_batsim_but_for_machine_pinned_reservations() {
 #[test]
 fn conservative_agrees_with_batsim_but_for_machine_pinned_reservations() {
     let Some(dir) = data() else { return };
-    let (agree, diffs) = compare(&dir, "conservative");
+    let (agree, diffs) = compare(&dir, "conservative", "counted");
     println!("conservative: {agree} of 801 start times agree");
     assert!(
         agree >= 730,
         "conservative agreement fell to {agree} of 801"
     );
     assert_eq!(diffs[0].1, 41);
+}
+
+#[test]
+fn pinned_easy_agrees_with_batsim_on_every_job() {
+    let Some(dir) = data() else { return };
+    let (agree, diffs) = compare(&dir, "easy", "pinned");
+    println!("EASY, pinned processors: {agree} of 801 start times agree");
+    assert!(
+        diffs.is_empty(),
+        "first differences: {:?}",
+        &diffs[..diffs.len().min(5)]
+    );
+}
+
+#[test]
+fn pinned_conservative_agrees_with_batsim_on_every_job() {
+    let Some(dir) = data() else { return };
+    let (agree, diffs) = compare(&dir, "conservative", "pinned");
+    println!("conservative, pinned processors: {agree} of 801 start times agree");
+    assert!(
+        diffs.is_empty(),
+        "first differences: {:?}",
+        &diffs[..diffs.len().min(5)]
+    );
 }

@@ -7,7 +7,7 @@ use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::PlacementName;
-use schedscope::policy::{MaxJumps, PolicyName, PolicySpec};
+use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
 use schedscope::workload::estimates::EstimateModel;
 
 fn platform_strategy() -> impl Strategy<Value = Platform> {
@@ -212,14 +212,32 @@ fn check_wrong_estimates(
 ) -> Result<(), TestCaseError> {
     use schedscope::workload::estimates::OnOverrun;
     let owned: Vec<JobSpec> = jobs.to_vec();
-    for name in PolicyName::ALL {
-        for on_overrun in [OnOverrun::Continue, OnOverrun::Kill, OnOverrun::Requeue] {
-            let policy = PolicySpec {
+    let mut specs: Vec<PolicySpec> = PolicyName::ALL
+        .iter()
+        .map(|&name| {
+            PolicySpec {
                 name,
                 order,
                 ..PolicySpec::default()
             }
-            .with_placement(placement);
+            .with_placement(placement)
+        })
+        .collect();
+    if p.clusters.len() == 1 {
+        // Reservations pinned to numbered processors: the engine checks
+        // that every processor a policy names is free.
+        for name in [PolicyName::Easy, PolicyName::Conservative] {
+            specs.push(PolicySpec {
+                name,
+                order,
+                machines: Machines::Pinned,
+                ..PolicySpec::default()
+            });
+        }
+    }
+    for policy in &specs {
+        for on_overrun in [OnOverrun::Continue, OnOverrun::Kill, OnOverrun::Requeue] {
+            let policy = policy.clone();
             let go = || {
                 let mut e = Engine::new(
                     p.clone(),

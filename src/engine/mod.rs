@@ -720,13 +720,27 @@ impl Engine {
             let cs = &mut self.clusters[c as usize];
             assert!(cs.free >= w, "over-allocation on cluster {c}");
             let mut got = Vec::with_capacity(w as usize);
-            for (p, o) in cs.owner.iter_mut().enumerate() {
-                if got.len() == w as usize {
-                    break;
-                }
-                if *o == 0 {
+            if let Some(chosen) = d.processors.as_ref().map(|ps| &ps[i]) {
+                assert_eq!(
+                    chosen.len(),
+                    w as usize,
+                    "chosen processors differ from the width"
+                );
+                for &p in chosen {
+                    let o = &mut cs.owner[p as usize];
+                    assert_eq!(*o, 0, "processor {p} of cluster {c} is taken");
                     *o = d.job.0 as u32 + 1;
-                    got.push(p as u32);
+                    got.push(p);
+                }
+            } else {
+                for (p, o) in cs.owner.iter_mut().enumerate() {
+                    if got.len() == w as usize {
+                        break;
+                    }
+                    if *o == 0 {
+                        *o = d.job.0 as u32 + 1;
+                        got.push(p as u32);
+                    }
                 }
             }
             debug_assert_eq!(

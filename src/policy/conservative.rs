@@ -485,6 +485,7 @@ impl Policy for Conservative {
                 job: key,
                 assignment: slot.assignment.clone(),
                 kind,
+                processors: None,
             });
         }
         for d in out.iter() {

@@ -109,6 +109,7 @@ impl Policy for Easy {
                 job: key,
                 assignment: a,
                 kind: StartKind::Head,
+                processors: None,
             });
             head += 1;
         }
@@ -183,6 +184,7 @@ impl Policy for Easy {
                     job: key,
                     assignment: a,
                     kind: StartKind::Ahead,
+                    processors: None,
                 });
             }
         }

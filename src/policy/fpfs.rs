@@ -84,6 +84,7 @@ impl Policy for Fpfs {
                     } else {
                         StartKind::Ahead
                     },
+                    processors: None,
                 });
                 if is_head {
                     // The next job not yet started becomes the head.

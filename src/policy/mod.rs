@@ -9,6 +9,7 @@ pub mod backfill;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
+pub mod pinned;
 pub mod placement;
 pub mod profile;
 
@@ -147,6 +148,29 @@ pub struct PolicySpec {
     /// Backfilling: the order in which queued jobs are considered.
     #[serde(default)]
     pub order: backfill::BackfillOrder,
+    /// Backfilling on one cluster: whether processors are interchangeable
+    /// (counted) or reservations hold particular numbered processors
+    /// (pinned), as in machine-level simulators such as Batsim.
+    #[serde(default, skip_serializing_if = "Machines::is_counted")]
+    pub machines: Machines,
+}
+
+/// How backfilling policies treat a cluster's processors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Machines {
+    /// Interchangeable: a reservation holds a number of processors.
+    #[default]
+    Counted,
+    /// A reservation holds the lowest-numbered processors free at its
+    /// time; a job started ahead avoids them if it would still run then.
+    Pinned,
+}
+
+impl Machines {
+    pub fn is_counted(&self) -> bool {
+        *self == Machines::Counted
+    }
 }
 
 impl PolicySpec {
@@ -171,8 +195,26 @@ impl PolicySpec {
     }
 
     /// Builds the policy, or says why it cannot run on `platform`.
-    pub fn build(&self, _platform: &Platform) -> Result<Box<dyn Policy>, String> {
+    pub fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String> {
         let placement = self.placement.build();
+        if self.machines == Machines::Pinned {
+            if platform.clusters.len() != 1 {
+                return Err(format!(
+                    "machines = \"pinned\" needs a platform of one cluster; this one has {}",
+                    platform.clusters.len()
+                ));
+            }
+            return match self.name {
+                PolicyName::Easy => Ok(Box::new(pinned::PinnedEasy::new(self.clone()))),
+                PolicyName::Conservative => {
+                    Ok(Box::new(pinned::PinnedConservative::new(self.clone())))
+                }
+                other => Err(format!(
+                    "machines = \"pinned\" is for the backfilling policies (easy, conservative), not {}",
+                    other.as_str()
+                )),
+            };
+        }
         Ok(match self.name {
             PolicyName::Fcfs => {
                 Box::new(fpfs::Fpfs::new(MaxJumps::Limit(0), placement, self.clone()))
@@ -197,9 +239,14 @@ impl PolicySpec {
                 } else {
                     "conservative backfilling"
                 };
+                let pinned = if self.machines == Machines::Pinned {
+                    ", pinned processors"
+                } else {
+                    ""
+                };
                 match self.order {
-                    backfill::BackfillOrder::Arrival => format!("{name} + {place}"),
-                    o => format!("{name} ({} first) + {place}", o.describe()),
+                    backfill::BackfillOrder::Arrival => format!("{name} + {place}{pinned}"),
+                    o => format!("{name} ({} first) + {place}{pinned}", o.describe()),
                 }
             }
         }
@@ -221,6 +268,9 @@ pub struct Decision {
     pub job: JobKey,
     pub assignment: Assignment,
     pub kind: StartKind,
+    /// The processor indices to take, per assignment entry; `None` takes
+    /// the lowest-numbered free ones.
+    pub processors: Option<Vec<Vec<u32>>>,
 }
 
 /// What a policy sees: the queue in arrival order, running jobs, free

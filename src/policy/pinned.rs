@@ -1,0 +1,422 @@
+//! Backfilling with reservations pinned to numbered processors
+//! (`[policy] machines = "pinned"`, one cluster).
+//!
+//! Machine-level simulators such as Batsim give a reservation particular
+//! machines, not a number of them: the lowest-numbered ones free over the
+//! reservation's window. A job started ahead of the queue then fits only
+//! on processors outside every reservation it would overlap, where the
+//! counted policies (`easy.rs`, `conservative.rs`) let it use any
+//! processors left over in number. The two agree on the start times until
+//! the first decision where identity matters, and then part.
+//!
+//! * EASY: the jobs at the head start while they fit, on the
+//!   lowest-numbered free processors. The first that does not gets a
+//!   reservation at the earliest time enough processors are free, given
+//!   the running jobs' expected ends (every release at that time counted),
+//!   on the lowest-numbered of them. A later job starts now on the
+//!   lowest-numbered free processors outside that reservation, or on any
+//!   free ones if it ends by the reservation's time. Recomputed at every
+//!   decision point.
+//! * Conservative: every queued job holds a reservation of particular
+//!   processors over [start, start + estimate): the earliest time at which
+//!   enough processors are free over the whole window, given the running
+//!   jobs and every other reservation, on the lowest-numbered of them. A
+//!   new job is placed after the others; when any job ends (or one is put
+//!   back in the queue) every reservation is taken out and placed again,
+//!   in queue order, with the others in place.
+//!
+//! Each decision costs the queue times the processors (EASY) or the queue
+//! squared (conservative): this mode is for comparisons on workloads of
+//! thousands of jobs, not for whole overloaded traces.
+
+use super::backfill::{expected_end, expected_span};
+use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use crate::engine::{BackfillView, JobKey};
+use crate::model::SimTime;
+
+/// Which processors are free now: running jobs hold theirs.
+fn free_now(view: &SystemView<'_>) -> Vec<bool> {
+    let n = view.platform.clusters[0].processors as usize;
+    let mut free = vec![true; n];
+    for &k in view.running {
+        for &p in view.job(k).processors.iter().flatten() {
+            free[p as usize] = false;
+        }
+    }
+    free
+}
+
+/// The lowest-numbered `w` processors with `ok(p)`, if there are as many.
+fn lowest(n: usize, w: u32, ok: impl Fn(usize) -> bool) -> Option<Vec<u32>> {
+    let mut got = Vec::with_capacity(w as usize);
+    for p in 0..n {
+        if got.len() == w as usize {
+            break;
+        }
+        if ok(p) {
+            got.push(p as u32);
+        }
+    }
+    (got.len() == w as usize).then_some(got)
+}
+
+fn span_of(view: &SystemView<'_>, key: JobKey) -> SimTime {
+    let j = view.job(key);
+    expected_span(view.platform, j.estimate, &vec![(0, j.spec.size)])
+}
+
+fn decision(key: JobKey, w: u32, procs: Vec<u32>, kind: StartKind) -> Decision {
+    Decision {
+        job: key,
+        assignment: vec![(0, w)],
+        kind,
+        processors: Some(vec![procs]),
+    }
+}
+
+/// EASY backfilling with the head's reservation pinned to processors.
+pub struct PinnedEasy {
+    spec: PolicySpec,
+    plan: BackfillView,
+    order: Vec<usize>,
+}
+
+impl PinnedEasy {
+    pub fn new(spec: PolicySpec) -> PinnedEasy {
+        PinnedEasy {
+            spec,
+            plan: BackfillView::default(),
+            order: Vec::new(),
+        }
+    }
+}
+
+impl Policy for PinnedEasy {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        let now = view.now;
+        let n = view.platform.clusters[0].processors as usize;
+        let mut free = free_now(view);
+        self.plan = BackfillView::default();
+        // Processors released at their expected ends, with the jobs
+        // started in this pass.
+        let mut releases: Vec<(SimTime, u32)> = Vec::new();
+        for &k in view.running {
+            let end = expected_end(now, view.job(k));
+            releases.extend(view.job(k).processors.iter().flatten().map(|&p| (end, p)));
+        }
+        let mut head = 0;
+        while let Some(&key) = view.queue.get(head) {
+            let w = view.job(key).spec.size;
+            let Some(procs) = lowest(n, w, |p| free[p]) else {
+                break;
+            };
+            let end = now.saturating_add(span_of(view, key));
+            for &p in &procs {
+                free[p as usize] = false;
+                releases.push((end, p));
+            }
+            out.push(decision(key, w, procs, StartKind::Head));
+            head += 1;
+        }
+        let Some(&head_key) = view.queue.get(head) else {
+            return;
+        };
+        // The head's reservation: the earliest time enough processors are
+        // free, counting every release at that time; the lowest-numbered.
+        let need = view.job(head_key).spec.size as usize;
+        releases.sort_unstable();
+        let mut avail = free.clone();
+        let mut count = avail.iter().filter(|&&f| f).count();
+        let mut shadow = now;
+        for &(end, p) in &releases {
+            if count >= need && end > shadow {
+                break;
+            }
+            if !avail[p as usize] {
+                avail[p as usize] = true;
+                count += 1;
+            }
+            shadow = shadow.max(end);
+        }
+        if count < need {
+            return; // larger than the cluster (validation prevents this)
+        }
+        let reserved = lowest(n, need as u32, |p| avail[p]).expect("counted");
+        let mut in_reservation = vec![false; n];
+        for &p in &reserved {
+            in_reservation[p as usize] = true;
+        }
+        self.plan.head = Some(view.job(head_key).spec.id);
+        self.plan.shadow = Some(shadow);
+        self.plan.extra = vec![(count - need) as u32];
+        // Backfill in scan order.
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(head + 1..view.queue.len());
+        self.spec.order.sort(view, &mut order);
+        for &i in &order {
+            let key = view.queue[i];
+            let w = view.job(key).spec.size;
+            let past_shadow = now.saturating_add(span_of(view, key)) > shadow;
+            let Some(procs) = lowest(n, w, |p| free[p] && !(past_shadow && in_reservation[p]))
+            else {
+                continue;
+            };
+            for &p in &procs {
+                free[p as usize] = false;
+            }
+            out.push(decision(key, w, procs, StartKind::Ahead));
+        }
+        self.order = order;
+    }
+
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        match view.queue.first() {
+            Some(&k) => PolicyState::Backfill {
+                head: view.job(k).spec.id,
+                shadow: self
+                    .plan
+                    .shadow
+                    .filter(|_| self.plan.head == Some(view.job(k).spec.id)),
+            },
+            None => PolicyState::Idle,
+        }
+    }
+
+    fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
+        let mut p = self.plan.clone();
+        if let (Some(id), Some(t)) = (p.head, p.shadow)
+            && view.queue.iter().any(|&k| view.job(k).spec.id == id)
+        {
+            p.reservations = vec![(id, t)];
+        }
+        Some(p)
+    }
+}
+
+/// A queued job's pinned reservation.
+#[derive(Clone, Debug)]
+struct Pin {
+    start: SimTime,
+    span: SimTime,
+    procs: Vec<u32>,
+}
+
+/// Conservative backfilling with every reservation pinned to processors.
+pub struct PinnedConservative {
+    spec: PolicySpec,
+    pins: Vec<Option<Pin>>,
+    /// The running jobs at the end of the last decision point, sorted.
+    running: Vec<usize>,
+    queue_edits: u64,
+    wake: Option<SimTime>,
+    plan: BackfillView,
+}
+
+impl PinnedConservative {
+    pub fn new(spec: PolicySpec) -> PinnedConservative {
+        PinnedConservative {
+            spec,
+            pins: Vec::new(),
+            running: Vec::new(),
+            queue_edits: 0,
+            wake: None,
+            plan: BackfillView::default(),
+        }
+    }
+
+    fn pin(&self, key: JobKey) -> Option<&Pin> {
+        self.pins.get(key.0).and_then(Option::as_ref)
+    }
+
+    fn set_pin(&mut self, key: JobKey, pin: Option<Pin>) {
+        if self.pins.len() <= key.0 {
+            self.pins.resize(key.0 + 1, None);
+        }
+        self.pins[key.0] = pin;
+    }
+
+    /// The earliest window of `key`'s estimate in which enough processors
+    /// are free throughout, given the running jobs and every other
+    /// reservation; the lowest-numbered of them.
+    fn first_fit(&self, view: &SystemView<'_>, key: JobKey) -> Option<Pin> {
+        let now = view.now;
+        let n = view.platform.clusters[0].processors as usize;
+        let w = view.job(key).spec.size;
+        let span = span_of(view, key);
+        // (from, to, processors) of everything holding processors.
+        let mut held: Vec<(SimTime, SimTime, &[u32])> = Vec::new();
+        for &k in view.running {
+            let j = view.job(k);
+            held.push((j.start, expected_end(now, j), &j.processors[0]));
+        }
+        for &k in view.queue {
+            if k != key
+                && let Some(p) = self.pin(k)
+            {
+                held.push((p.start, p.start.saturating_add(p.span), &p.procs));
+            }
+        }
+        let mut times: Vec<SimTime> = held.iter().map(|h| h.1).filter(|&t| t > now).collect();
+        times.push(now);
+        times.sort_unstable();
+        times.dedup();
+        let mut busy = vec![false; n];
+        for t in times {
+            // A window of no length still needs its processors at `t`.
+            let to = t.saturating_add(span.max(SimTime(1)));
+            busy.fill(false);
+            for &(from, end, procs) in &held {
+                if from < to && end > t {
+                    for &p in procs {
+                        busy[p as usize] = true;
+                    }
+                }
+            }
+            if let Some(procs) = lowest(n, w, |p| !busy[p]) {
+                return Some(Pin {
+                    start: t,
+                    span,
+                    procs,
+                });
+            }
+        }
+        None
+    }
+}
+
+impl Policy for PinnedConservative {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        let now = view.now;
+        let mut running: Vec<usize> = view.running.iter().map(|k| k.0).collect();
+        running.sort_unstable();
+        // A job that ended (or was killed or put back) since the last
+        // decision point: every reservation is placed again, in order.
+        let ended = self
+            .running
+            .iter()
+            .any(|k| running.binary_search(k).is_err());
+        let edited = view.queue_edits != self.queue_edits;
+        self.queue_edits = view.queue_edits;
+        let mut order: Vec<usize> = (0..view.queue.len()).collect();
+        self.spec.order.sort(view, &mut order);
+        if ended || edited {
+            for &i in &order {
+                let key = view.queue[i];
+                self.set_pin(key, None);
+                let pin = self.first_fit(view, key);
+                self.set_pin(key, pin);
+            }
+        } else {
+            for &i in &order {
+                let key = view.queue[i];
+                if self.pin(key).is_none() {
+                    let pin = self.first_fit(view, key);
+                    self.set_pin(key, pin);
+                }
+            }
+        }
+        // Start every job whose reservation is due and whose processors
+        // are free (one past its estimate may still hold some: that job's
+        // end places everything again).
+        let mut free = free_now(view);
+        for (pos, &key) in view.queue.iter().enumerate() {
+            let Some(pin) = self.pin(key) else {
+                continue;
+            };
+            if pin.start > now || !pin.procs.iter().all(|&p| free[p as usize]) {
+                continue;
+            }
+            for &p in &pin.procs {
+                free[p as usize] = false;
+            }
+            let kind = if pos == out.len() {
+                StartKind::Head
+            } else {
+                StartKind::Ahead
+            };
+            out.push(decision(
+                key,
+                view.job(key).spec.size,
+                pin.procs.clone(),
+                kind,
+            ));
+        }
+        for d in out.iter() {
+            self.set_pin(d.job, None);
+            running.push(d.job.0);
+        }
+        running.sort_unstable();
+        self.running = running;
+        // Wake for the first reservation whose processors are free now;
+        // the others wait for a job to end, itself a decision point.
+        self.wake = view
+            .queue
+            .iter()
+            .filter_map(|&k| self.pin(k))
+            .filter(|p| p.start > now && p.procs.iter().all(|&q| free[q as usize]))
+            .map(|p| p.start)
+            .min();
+        let mut plan = BackfillView::default();
+        if let Some(&k) = view.queue.iter().find(|&&k| self.pin(k).is_some())
+            && let Some(pin) = self.pin(k)
+        {
+            plan.head = Some(view.job(k).spec.id);
+            plan.shadow = Some(pin.start);
+            let n = free.len();
+            let mut held = vec![false; n];
+            for &q in view.queue {
+                if let Some(p) = self.pin(q)
+                    && p.start <= pin.start
+                    && p.start.saturating_add(p.span.max(SimTime(1))) > pin.start
+                {
+                    for &x in &p.procs {
+                        held[x as usize] = true;
+                    }
+                }
+            }
+            for &r in view.running {
+                let j = view.job(r);
+                if expected_end(now, j) > pin.start {
+                    for &x in &j.processors[0] {
+                        held[x as usize] = true;
+                    }
+                }
+            }
+            plan.extra = vec![held.iter().filter(|&&h| !h).count() as u32];
+        }
+        self.plan = plan;
+    }
+
+    fn wake_at(&self) -> Option<SimTime> {
+        self.wake
+    }
+
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        match view.queue.first() {
+            Some(&k) => PolicyState::Backfill {
+                head: view.job(k).spec.id,
+                shadow: self.pin(k).map(|p| p.start),
+            },
+            None => PolicyState::Idle,
+        }
+    }
+
+    fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
+        let mut p = self.plan.clone();
+        p.reservations = view
+            .queue
+            .iter()
+            .filter_map(|&k| self.pin(k).map(|s| (view.job(k).spec.id, s.start)))
+            .collect();
+        Some(p)
+    }
+}
