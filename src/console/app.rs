@@ -10,7 +10,7 @@ use crate::metrics::Grouping;
 use crate::model::JobRecord;
 use crate::policy::backfill::BackfillOrder;
 use crate::policy::placement::PlacementName;
-use crate::policy::{MaxJumps, PolicyName, PolicySpec};
+use crate::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
 use crate::workload::estimates::EstimateModel;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::sync::Arc;
@@ -127,6 +127,8 @@ pub struct PickerState {
     pub placement: PlacementName,
     /// The scan order of EASY and conservative backfilling.
     pub order: BackfillOrder,
+    /// Counted or pinned processors (backfilling on one cluster).
+    pub machines: Machines,
     /// A digit has been typed since the picker opened: the next one adds
     /// to maxJumps instead of replacing it.
     typed: bool,
@@ -144,13 +146,14 @@ impl PickerState {
             max_jumps: current.max_jumps,
             placement: current.placement,
             order: current.order,
+            machines: current.machines,
             typed: false,
             base: current.clone(),
         }
     }
 
     pub fn rows(&self) -> usize {
-        self.names.len() + 3
+        self.names.len() + 4
     }
 
     pub fn max_jumps_row(&self) -> usize {
@@ -165,6 +168,10 @@ impl PickerState {
         self.names.len() + 2
     }
 
+    pub fn machines_row(&self) -> usize {
+        self.names.len() + 3
+    }
+
     /// The policy Enter would apply.
     pub fn spec(&self) -> PolicySpec {
         let mut s = self.base.clone();
@@ -172,6 +179,7 @@ impl PickerState {
         s.max_jumps = self.max_jumps;
         s.placement = self.placement;
         s.order = self.order;
+        s.machines = self.machines;
         s
     }
 
@@ -192,6 +200,11 @@ impl PickerState {
             let i = all.iter().position(|o| *o == self.order).unwrap_or(0) as i64;
             let n = all.len() as i64;
             self.order = all[((i + delta).rem_euclid(n)) as usize];
+        } else if self.cursor == self.machines_row() {
+            self.machines = match self.machines {
+                Machines::Counted => Machines::Pinned,
+                Machines::Pinned => Machines::Counted,
+            };
         }
     }
 

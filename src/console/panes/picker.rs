@@ -53,6 +53,16 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             p.order.describe()
         )),
     ]));
+    lines.push(Line::from(vec![
+        cursor(p.machines_row()),
+        Span::raw(format!(
+            "processors ◀ {} ▶  (backfilling on one cluster)",
+            match p.machines {
+                crate::policy::Machines::Counted => "counted",
+                crate::policy::Machines::Pinned => "pinned",
+            }
+        )),
+    ]));
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::raw("Enter applies "),
@@ -92,5 +102,6 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("backfill   ◀ arrival first ▶"), "{t}");
+        assert!(t.contains("processors ◀ counted ▶"), "{t}");
     }
 }
