@@ -2,9 +2,9 @@
 //! expected to hold its processors, and when running jobs are expected to
 //! let theirs go.
 
-use super::SystemView;
 use super::placement::Assignment;
-use crate::engine::{ActiveJob, JobKey};
+use super::{PolicyState, SystemView};
+use crate::engine::{ActiveJob, BackfillView, JobKey};
 use crate::model::{Platform, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -95,4 +95,63 @@ pub fn releases(
     }
     v.sort_unstable();
     v
+}
+
+/// The state of a policy that reserves for the head alone (EASY), from
+/// its last plan: the head and, while it is still first, its reservation.
+pub fn head_state(view: &SystemView<'_>, plan: &BackfillView) -> PolicyState {
+    match view.queue.first() {
+        Some(&k) => PolicyState::Backfill {
+            head: view.job(k).spec.id,
+            shadow: plan
+                .shadow
+                .filter(|_| plan.head == Some(view.job(k).spec.id)),
+        },
+        None => PolicyState::Idle,
+    }
+}
+
+/// What the console shows of such a policy: its last plan while that
+/// plan's head is still first in the queue.
+pub fn head_plan(view: &SystemView<'_>, plan: &BackfillView) -> Option<BackfillView> {
+    let head = view.queue.first().map(|&k| view.job(k).spec.id);
+    if head.is_some() && head == plan.head {
+        Some(plan.clone())
+    } else {
+        Some(BackfillView {
+            head,
+            ..BackfillView::default()
+        })
+    }
+}
+
+/// The state of a policy that reserves for every queued job
+/// (conservative): the head and its reservation.
+pub fn reserved_state(
+    view: &SystemView<'_>,
+    start: impl Fn(JobKey) -> Option<SimTime>,
+) -> PolicyState {
+    match view.queue.first() {
+        Some(&k) => PolicyState::Backfill {
+            head: view.job(k).spec.id,
+            shadow: start(k),
+        },
+        None => PolicyState::Idle,
+    }
+}
+
+/// What the console shows of such a policy: its last plan with every
+/// queued job's reservation.
+pub fn reserved_plan(
+    view: &SystemView<'_>,
+    plan: &BackfillView,
+    start: impl Fn(JobKey) -> Option<SimTime>,
+) -> Option<BackfillView> {
+    let mut p = plan.clone();
+    p.reservations = view
+        .queue
+        .iter()
+        .filter_map(|&k| start(k).map(|t| (view.job(k).spec.id, t)))
+        .collect();
+    Some(p)
 }

@@ -20,7 +20,7 @@
 //! queue; only a compression walks the whole queue. Debug builds check the
 //! kept profile against one built afresh at every decision point.
 
-use super::backfill::{expected_end, expected_span};
+use super::backfill::{self, expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
@@ -532,22 +532,10 @@ impl Policy for Conservative {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        match view.queue.first() {
-            Some(&k) => PolicyState::Backfill {
-                head: view.job(k).spec.id,
-                shadow: self.slot(k).map(|s| s.start),
-            },
-            None => PolicyState::Idle,
-        }
+        backfill::reserved_state(view, |k| self.slot(k).map(|s| s.start))
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
-        let mut p = self.plan.clone();
-        p.reservations = view
-            .queue
-            .iter()
-            .filter_map(|&k| self.slot(k).map(|s| (view.job(k).spec.id, s.start)))
-            .collect();
-        Some(p)
+        backfill::reserved_plan(view, &self.plan, |k| self.slot(k).map(|s| s.start))
     }
 }

@@ -9,7 +9,7 @@
 //! processors (which it then takes from the extra). Everything is
 //! recomputed at every decision point.
 
-use super::backfill::{expected_span, releases};
+use super::backfill::{self, expected_span, releases};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
@@ -192,27 +192,10 @@ impl Policy for Easy {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        match view.queue.first() {
-            Some(&k) => PolicyState::Backfill {
-                head: view.job(k).spec.id,
-                shadow: self
-                    .plan
-                    .shadow
-                    .filter(|_| self.plan.head == Some(view.job(k).spec.id)),
-            },
-            None => PolicyState::Idle,
-        }
+        backfill::head_state(view, &self.plan)
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
-        let head = view.queue.first().map(|&k| view.job(k).spec.id);
-        if head.is_some() && head == self.plan.head {
-            Some(self.plan.clone())
-        } else {
-            Some(BackfillView {
-                head,
-                ..BackfillView::default()
-            })
-        }
+        backfill::head_plan(view, &self.plan)
     }
 }

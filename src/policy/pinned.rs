@@ -29,7 +29,7 @@
 //! squared (conservative): this mode is for comparisons on workloads of
 //! thousands of jobs, not for whole overloaded traces.
 
-use super::backfill::{expected_end, expected_span};
+use super::backfill::{self, expected_end, expected_span};
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
 use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
@@ -153,6 +153,7 @@ impl Policy for PinnedEasy {
         self.plan.head = Some(view.job(head_key).spec.id);
         self.plan.shadow = Some(shadow);
         self.plan.extra = vec![(count - need) as u32];
+        self.plan.reservations = vec![(view.job(head_key).spec.id, shadow)];
         // Backfill in scan order.
         let mut order = std::mem::take(&mut self.order);
         order.clear();
@@ -175,26 +176,11 @@ impl Policy for PinnedEasy {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        match view.queue.first() {
-            Some(&k) => PolicyState::Backfill {
-                head: view.job(k).spec.id,
-                shadow: self
-                    .plan
-                    .shadow
-                    .filter(|_| self.plan.head == Some(view.job(k).spec.id)),
-            },
-            None => PolicyState::Idle,
-        }
+        backfill::head_state(view, &self.plan)
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
-        let mut p = self.plan.clone();
-        if let (Some(id), Some(t)) = (p.head, p.shadow)
-            && view.queue.iter().any(|&k| view.job(k).spec.id == id)
-        {
-            p.reservations = vec![(id, t)];
-        }
-        Some(p)
+        backfill::head_plan(view, &self.plan)
     }
 }
 
@@ -401,22 +387,10 @@ impl Policy for PinnedConservative {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        match view.queue.first() {
-            Some(&k) => PolicyState::Backfill {
-                head: view.job(k).spec.id,
-                shadow: self.pin(k).map(|p| p.start),
-            },
-            None => PolicyState::Idle,
-        }
+        backfill::reserved_state(view, |k| self.pin(k).map(|p| p.start))
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
-        let mut p = self.plan.clone();
-        p.reservations = view
-            .queue
-            .iter()
-            .filter_map(|&k| self.pin(k).map(|s| (view.job(k).spec.id, s.start)))
-            .collect();
-        Some(p)
+        backfill::reserved_plan(view, &self.plan, |k| self.pin(k).map(|p| p.start))
     }
 }
