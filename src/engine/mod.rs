@@ -604,13 +604,7 @@ impl Engine {
     /// end of a job still within its estimate waits for that job.
     fn overrun_horizon(&self) -> SimTime {
         let now = self.now;
-        let next_end = self
-            .running
-            .iter()
-            .map(|k| self.jobs[k.0].estimated_end())
-            .filter(|&t| t > now)
-            .min();
-        match next_end {
+        match crate::policy::backfill::next_estimated_end(&self.view(), []) {
             Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
             None => SimTime::MAX,
         }

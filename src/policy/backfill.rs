@@ -76,6 +76,22 @@ pub fn expected_end(now: SimTime, job: &ActiveJob) -> SimTime {
     job.estimated_end().max(now + SimTime(1))
 }
 
+/// The next estimated end after now of a running job still within its
+/// estimate, with the ends of jobs started in the current pass. Before
+/// it, only jobs past their estimates (expected to end one tick ahead at
+/// every decision point) can give processors back.
+pub fn next_estimated_end(
+    view: &SystemView<'_>,
+    started: impl IntoIterator<Item = SimTime>,
+) -> Option<SimTime> {
+    view.running
+        .iter()
+        .map(|&k| view.job(k).estimated_end())
+        .chain(started)
+        .filter(|&t| t > view.now)
+        .min()
+}
+
 /// Processors released per (time, cluster), for the running jobs and any
 /// started in the current pass: `(end, cluster, width)`, sorted by end.
 pub fn releases(

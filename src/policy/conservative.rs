@@ -309,17 +309,11 @@ impl Conservative {
         let mut within = SimTime::MAX;
         if overrunning {
             chain.insert(now.saturating_add(SimTime(1)));
-            within = view
-                .running
+            // Jobs started now count too: held until their reservation's end.
+            let started = out
                 .iter()
-                .map(|&k| view.job(k).estimated_end())
-                .chain(out.iter().map(|d| {
-                    // Started now: held until its reservation's end.
-                    self.held[d.job.0].as_ref().expect("held").end
-                }))
-                .filter(|&t| t > now)
-                .min()
-                .unwrap_or(SimTime::MAX);
+                .map(|d| self.held[d.job.0].as_ref().expect("held").end);
+            within = backfill::next_estimated_end(view, started).unwrap_or(SimTime::MAX);
         }
         for &(t, _, k) in self
             .by_start
