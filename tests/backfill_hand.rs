@@ -241,6 +241,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
             vec![(1, 0), (2, 0), (3, 100), (4, 10)],
             "{name:?}, counted"
         );
+        assert!(pinned.label().ends_with("backfilling, pinned processors"));
         assert_eq!(
             starts_under(4, &jobs, &pinned),
             vec![(1, 0), (2, 0), (3, 100), (4, 100)],

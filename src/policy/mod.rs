@@ -239,14 +239,16 @@ impl PolicySpec {
                 } else {
                     "conservative backfilling"
                 };
-                let pinned = if self.machines == Machines::Pinned {
-                    ", pinned processors"
+                // Pinned processors are always the lowest-numbered that
+                // fit: placement plays no part.
+                let tail = if self.machines == Machines::Pinned {
+                    ", pinned processors".to_string()
                 } else {
-                    ""
+                    format!(" + {place}")
                 };
                 match self.order {
-                    backfill::BackfillOrder::Arrival => format!("{name} + {place}{pinned}"),
-                    o => format!("{name} ({} first) + {place}{pinned}", o.describe()),
+                    backfill::BackfillOrder::Arrival => format!("{name}{tail}"),
+                    o => format!("{name} ({} first){tail}", o.describe()),
                 }
             }
         }
