@@ -1,7 +1,8 @@
 //! Throughput of the backfilling policies on a real trace (KTH, 28,475 runnable of 28,476
 //! jobs), on an overloaded one (the first 10,000 jobs of METACENTRUM on its
 //! 60 processors: the queue grows to thousands, so every decision faces a
-//! long queue) and on a synthetic multi-cluster workload. The trace benches
+//! long queue), on Batsim's 801-job workload with counted and with pinned
+//! processors, and on a synthetic multi-cluster workload. The trace benches
 //! are skipped when `../shared/data` is absent.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -44,6 +45,16 @@ fn bench(c: &mut Criterion) {
             g.bench_function(format!("metacentrum-10k/{policy}"), |b| {
                 b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
             });
+        }
+        if policy != "fcfs" {
+            for machines in ["counted", "pinned"] {
+                let set = format!("policy.machines={machines}");
+                if let Some(s) = scenario("batsim-medium-late.toml", policy, &[&set]) {
+                    g.bench_function(format!("batsim-801/{policy}/{machines}"), |b| {
+                        b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
+                    });
+                }
+            }
         }
         if let Some(s) = scenario("backfill-estimate-error.toml", policy, &["run.jobs=5000"]) {
             g.bench_function(format!("5x20-coalloc/{policy}"), |b| {
