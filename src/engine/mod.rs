@@ -637,11 +637,37 @@ impl Engine {
             for d in &decisions {
                 self.start(d);
             }
-            // The started jobs leave the queue: compare keys, without a
-            // look into the job table per queued job.
-            let mut started: Vec<usize> = decisions.iter().map(|d| d.job.0).collect();
-            started.sort_unstable();
-            self.queue.retain(|k| started.binary_search(&k.0).is_err());
+            // The started jobs leave the queue. It is in arrival order, so
+            // each one's place is a binary search; one pass closes the gaps
+            // from the first of them on.
+            let jobs = &self.jobs;
+            let queue = &mut self.queue;
+            let mut gone: Vec<usize> = decisions
+                .iter()
+                .map(|d| {
+                    let arrival = jobs[d.job.0].arrival;
+                    let at = queue.partition_point(|k| jobs[k.0].arrival < arrival);
+                    debug_assert_eq!(queue[at], d.job, "the queue is in arrival order");
+                    at
+                })
+                .collect();
+            gone.sort_unstable();
+            if gone[gone.len() - 1] == gone.len() - 1 {
+                // The first jobs of the queue, the common case.
+                queue.drain(..gone.len());
+            } else {
+                let mut kept = gone[0];
+                let mut next = 0;
+                for i in gone[0]..queue.len() {
+                    if next < gone.len() && gone[next] == i {
+                        next += 1;
+                    } else {
+                        queue[kept] = queue[i];
+                        kept += 1;
+                    }
+                }
+                queue.truncate(kept);
+            }
         }
         self.decisions = decisions;
         if !self.expired.is_empty() {
