@@ -1,11 +1,13 @@
-//! The command line: `console`, `run`, `sweep`, `check`, `validate`, and
+//! The command line: `console`, `run`, `sweep`, `merge`, `check`, `validate`, and
 //! (with no command) the console or, off a terminal, the default scenario
 //! headless.
 
 use crate::report;
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::sweep::render::{self, Report, Row};
+use crate::sweep::{Shard, SweepError, SweepSpec, store};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -59,17 +61,13 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     /// Run the cross product of varied keys and print one row per point.
-    Sweep {
-        scenario: PathBuf,
-        /// A key and its values, e.g. policy.max_jumps=0,1,2,5,10 (repeatable).
-        #[arg(long = "vary", value_name = "KEY.PATH=V1,V2,...", required = true)]
-        vary: Vec<String>,
-        #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
-        sets: Vec<String>,
-        #[arg(long, value_parser = parse_replications)]
-        replications: Option<Replications>,
-        #[arg(long)]
-        seed: Option<u64>,
+    Sweep(SweepArgs),
+    /// Print the rows of a sweep's result folder (written by `sweep --out`,
+    /// perhaps in shards) as a local sweep prints them; missing and failed
+    /// points are listed by id and make the exit code 1.
+    Merge {
+        /// The folder given to `sweep --out`.
+        dir: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -90,6 +88,39 @@ pub enum Command {
     },
 }
 
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// The scenario every point starts from.
+    pub scenario: PathBuf,
+    /// A key and its values, e.g. policy.max_jumps=0,1,2,5,10; repeat for
+    /// more keys (each key once, each value once, none blank).
+    #[arg(long = "vary", value_name = "KEY.PATH=V1,V2,...", required = true)]
+    pub vary: Vec<String>,
+    /// Override a scenario key at every point (the value is read as TOML; a
+    /// bare word is a string); a varied key cannot also be set.
+    #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
+    pub sets: Vec<String>,
+    /// Replications per point, or "auto" (until ART's 95 % half-width is
+    /// within 5 %); the scenario's [run] replications otherwise.
+    #[arg(long, value_parser = parse_replications)]
+    pub replications: Option<Replications>,
+    /// Base seed of every point (the scenario's seed otherwise).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How to print the rows.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write each point's result into this folder as it finishes
+    /// (sweep.json and points/ID.json); points with a result there already
+    /// are skipped, so a re-run resumes.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run only the I-th of N shares of the points (I from 0), writing into
+    /// --out and printing nothing; `schedscope merge DIR` prints the rows.
+    #[arg(long, value_name = "I/N", requires = "out", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum SwfCommand {
     /// Jobs, submit span, processors and skipped lines by reason.
@@ -104,6 +135,23 @@ pub enum Format {
     Table,
     Json,
     Csv,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    Shard::parse(s).map_err(|e| match e {
+        SweepError::Shard { message, .. } => message,
+        other => other.to_string(),
+    })
+}
+
+impl Format {
+    fn report(self) -> Report {
+        match self {
+            Format::Table => Report::Table,
+            Format::Json => Report::Json,
+            Format::Csv => Report::Csv,
+        }
+    }
 }
 
 fn parse_replications(s: &str) -> Result<Replications, String> {
@@ -127,6 +175,8 @@ pub enum Failure {
     BadInput(String),
     /// Something else went wrong (exit 2, with the cause).
     Other(anyhow::Error),
+    /// Some of the work is missing or failed: a sweep's points (exit 1).
+    Incomplete(String),
 }
 
 impl From<ScenarioError> for Failure {
@@ -135,10 +185,16 @@ impl From<ScenarioError> for Failure {
     }
 }
 
+impl From<SweepError> for Failure {
+    fn from(e: SweepError) -> Self {
+        Failure::BadInput(e.to_string())
+    }
+}
+
 impl Failure {
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Expectation => 1,
+            Failure::Expectation | Failure::Incomplete(_) => 1,
             Failure::BadInput(_) | Failure::Other(_) => 2,
         }
     }
@@ -206,14 +262,8 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Some(Command::Sweep {
-            scenario,
-            vary,
-            sets,
-            replications,
-            seed,
-            format,
-        }) => sweep(&scenario, &vary, &sets, replications, seed, format),
+        Some(Command::Sweep(args)) => sweep(args),
+        Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Swf {
             command: SwfCommand::Info { traces },
@@ -325,158 +375,90 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
     }
 }
 
-/// The points of a sweep: the cross product of every `--vary`.
-pub fn sweep_points(vary: &[String]) -> Result<Vec<Vec<(String, String)>>, Failure> {
-    let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
-    for v in vary {
-        let (key, values) = v
-            .split_once('=')
-            .ok_or_else(|| Failure::BadInput(format!("--vary {v}: expected KEY.PATH=V1,V2,...")))?;
-        let values: Vec<&str> = values
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
-        if values.is_empty() {
-            return Err(Failure::BadInput(format!("--vary {v}: no values given")));
-        }
-        points = points
-            .into_iter()
-            .flat_map(|p| {
-                values.iter().map(move |val| {
-                    let mut q = p.clone();
-                    q.push((key.trim().to_string(), val.to_string()));
-                    q
-                })
+/// A local sweep, or (with `--out`) the points of one shard written into a
+/// result folder; without `--shard`, the folder's rows are printed as
+/// `merge` would print them.
+fn sweep(args: SweepArgs) -> Result<(), Failure> {
+    let spec = SweepSpec::new(
+        args.scenario,
+        &args.vary,
+        &args.sets,
+        args.replications,
+        args.seed,
+    )?;
+    let report = args.format.report();
+    let Some(dir) = args.out else {
+        let points = spec.points();
+        // Validate every point before running any.
+        let scenarios = points
+            .iter()
+            .map(|p| spec.scenario_at(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let summaries = scenarios
+            .par_iter()
+            .map(|s| spec.run_point(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rows: Vec<Row> = points
+            .iter()
+            .zip(&summaries)
+            .map(|(p, s)| Row {
+                settings: &p.settings,
+                summary: s,
             })
             .collect();
+        print!("{}", render::render(report, &spec.keys(), &rows));
+        return Ok(());
+    };
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let done = store::run_shard(&spec, shard, &dir)?;
+    if args.shard.is_some() {
+        eprintln!(
+            "shard {shard}: {} of {} points run, {} already done, {} failed ({})",
+            done.run,
+            done.points,
+            done.already_done,
+            done.failed.len(),
+            dir.display()
+        );
+        if done.failed.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<String> = done
+            .failed
+            .iter()
+            .map(|f| format!("  failed  {}  {}: {}", f.id, f.label, f.error))
+            .collect();
+        return Err(Failure::Incomplete(format!(
+            "{} points failed:\n{}",
+            done.failed.len(),
+            lines.join("\n")
+        )));
     }
-    Ok(points)
+    merge(&dir, report)
 }
 
-const SWEEP_FIGURES: [&str; 7] = [
-    "jobs",
-    "art",
-    "mean_wait",
-    "mean_slowdown",
-    "mean_bounded_slowdown",
-    "utilization",
-    "killed",
-];
-
-fn sweep(
-    path: &Path,
-    vary: &[String],
-    sets: &[String],
-    replications: Option<Replications>,
-    seed: Option<u64>,
-    format: Format,
-) -> Result<(), Failure> {
-    let points = sweep_points(vary)?;
-    // Validate every point before running any.
-    let scenarios: Vec<Scenario> = points
+/// Prints a result folder's rows; missing or failed points are listed on
+/// stderr and make the exit code 1.
+fn merge(dir: &Path, report: Report) -> Result<(), Failure> {
+    let g = store::gather(dir)?;
+    let rows: Vec<Row> = g
+        .rows
         .iter()
-        .map(|p| {
-            let mut all = sets.to_vec();
-            all.extend(p.iter().map(|(k, v)| format!("{k}={v}")));
-            Scenario::load_with(path, &all)
+        .map(|(p, s)| Row {
+            settings: &p.settings,
+            summary: s,
         })
-        .collect::<Result<_, _>>()?;
-    let opts = RunOptions {
-        replications,
-        seed,
-        keep_records: false,
-    };
-    let progress = AtomicU64::new(0);
-    let results: Vec<RunResult> = scenarios
-        .par_iter()
-        .map(|s| runner::run(s, &opts, &progress))
-        .collect::<Result<_, _>>()?;
-    let keys: Vec<&str> = points[0].iter().map(|(k, _)| k.as_str()).collect();
-    match format {
-        Format::Json => {
-            let rows: Vec<serde_json::Value> = points
-                .iter()
-                .zip(&results)
-                .zip(&scenarios)
-                .map(|((p, r), s)| {
-                    let mut o = serde_json::Map::new();
-                    let mut point = serde_json::Map::new();
-                    for (k, v) in p {
-                        point.insert(k.clone(), serde_json::Value::String(v.clone()));
-                    }
-                    o.insert("point".into(), serde_json::Value::Object(point));
-                    o.insert("summary".into(), report::json::summary(s, r));
-                    serde_json::Value::Object(o)
-                })
-                .collect();
-            print!("{}", report::json::to_text(&serde_json::Value::Array(rows)));
-        }
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(std::io::stdout().lock());
-            let mut header: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-            for f in SWEEP_FIGURES {
-                header.push(f.to_string());
-                header.push(format!("{f}_half_width"));
-            }
-            w.write_record(&header)
-                .map_err(|e| Failure::Other(e.into()))?;
-            for (p, r) in points.iter().zip(&results) {
-                let s = r.summary();
-                let mut rec: Vec<String> = p.iter().map(|(_, v)| v.clone()).collect();
-                for f in SWEEP_FIGURES {
-                    let x = s.get(f).unwrap_or(crate::metrics::Replicated {
-                        mean: 0.0,
-                        half_width: None,
-                    });
-                    rec.push(format!("{}", x.mean));
-                    rec.push(x.half_width.map(|h| format!("{h}")).unwrap_or_default());
-                }
-                w.write_record(&rec).map_err(|e| Failure::Other(e.into()))?;
-            }
-            w.flush().map_err(|e| Failure::Other(e.into()))?;
-        }
-        Format::Table => {
-            let mut line = String::new();
-            for k in &keys {
-                line.push_str(&format!("{:>24} ", k));
-            }
-            for f in [
-                "jobs",
-                "ART",
-                "mean wait",
-                "slowdown",
-                "bnd slowdown",
-                "util",
-            ] {
-                line.push_str(&format!("{:>18} ", f));
-            }
-            println!("{}", line.trim_end());
-            for (p, r) in points.iter().zip(&results) {
-                let s = r.summary();
-                let mut line = String::new();
-                for (_, v) in p {
-                    line.push_str(&format!("{:>24} ", v));
-                }
-                for (f, d) in [
-                    ("jobs", 0),
-                    ("art", 3),
-                    ("mean_wait", 3),
-                    ("mean_slowdown", 3),
-                    ("mean_bounded_slowdown", 3),
-                    ("utilization", 4),
-                ] {
-                    let x = s.get(f).unwrap_or(crate::metrics::Replicated {
-                        mean: 0.0,
-                        half_width: None,
-                    });
-                    line.push_str(&format!("{:>18} ", report::table::cell(x, d)));
-                }
-                println!("{}", line.trim_end());
-            }
-        }
+        .collect();
+    print!("{}", render::render(report, &g.manifest.keys(), &rows));
+    if g.complete() {
+        Ok(())
+    } else {
+        Err(Failure::Incomplete(format!(
+            "{}: {}",
+            dir.display(),
+            g.problems()
+        )))
     }
-    Ok(())
 }
 
 fn check(paths: &[PathBuf]) -> Result<(), Failure> {

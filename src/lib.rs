@@ -10,4 +10,5 @@ pub mod policy;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod sweep;
 pub mod workload;

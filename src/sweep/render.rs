@@ -1,0 +1,223 @@
+//! A sweep's rows as a table, JSON or CSV.
+//!
+//! Every report is rendered from each point's JSON summary (the document
+//! `run --format json` prints), whether the points ran in this process or
+//! were read back from a result folder: one path, so `merge` prints what a
+//! local `sweep` prints, byte for byte.
+
+use crate::metrics::Replicated;
+use crate::report::table::cell;
+use serde_json::{Map, Value};
+use std::fmt::Write;
+
+/// One row: a point's settings and its summary.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    pub settings: &'a [(String, String)],
+    pub summary: &'a Value,
+}
+
+/// The report formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    Table,
+    Json,
+    Csv,
+}
+
+/// The overall figures of the CSV, each followed by its half-width.
+pub const CSV_FIGURES: [&str; 8] = [
+    "jobs",
+    "art",
+    "mean_wait",
+    "mean_slowdown",
+    "mean_bounded_slowdown",
+    "utilization",
+    "killed",
+    "requeued",
+];
+
+/// A figure of a summary by its dotted name, as `[expect]` names it:
+/// `art`, `overall.art`, or `groups.<grouping>.<label>.<figure>` (the
+/// groupings are size, components, widest and user). A figure that was not
+/// a finite number reads as NaN.
+pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let (table, n) = match parts.as_slice() {
+        [n] | ["overall", n] => (summary.pointer("/metrics/overall")?, *n),
+        ["groups", g, label, n] => {
+            let rows = summary.pointer(&format!("/metrics/groups/{g}"))?;
+            let row = rows
+                .as_array()?
+                .iter()
+                .find(|r| r.get("label").and_then(Value::as_str) == Some(label))?;
+            (row, *n)
+        }
+        _ => return None,
+    };
+    let v = table.get(n)?;
+    let mean = if v.is_null() { f64::NAN } else { v.as_f64()? };
+    let half_width = table
+        .get("half_width")
+        .and_then(|h| h.get(n))
+        .and_then(Value::as_f64);
+    Some(Replicated { mean, half_width })
+}
+
+fn fig(r: &Row, name: &str) -> Replicated {
+    figure(r.summary, name).unwrap_or(Replicated {
+        mean: 0.0,
+        half_width: None,
+    })
+}
+
+pub fn render(report: Report, keys: &[String], rows: &[Row]) -> String {
+    match report {
+        Report::Table => table(keys, rows),
+        Report::Json => json(rows),
+        Report::Csv => csv(keys, rows),
+    }
+}
+
+/// An array of `{"point": {key: value}, "summary": {...}}`.
+pub fn json(rows: &[Row]) -> String {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            let mut point = Map::new();
+            for (k, v) in r.settings {
+                point.insert(k.clone(), Value::String(v.clone()));
+            }
+            let mut o = Map::new();
+            o.insert("point".into(), Value::Object(point));
+            o.insert("summary".into(), r.summary.clone());
+            Value::Object(o)
+        })
+        .collect();
+    crate::report::json::to_text(&Value::Array(rows))
+}
+
+/// The varied keys, then each of [`CSV_FIGURES`] and its half-width
+/// (empty with one replication).
+pub fn csv(keys: &[String], rows: &[Row]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = keys.to_vec();
+    for f in CSV_FIGURES {
+        header.push(f.to_string());
+        header.push(format!("{f}_half_width"));
+    }
+    // Writing into memory cannot fail.
+    let _ = w.write_record(&header);
+    for r in rows {
+        let mut rec: Vec<String> = r.settings.iter().map(|(_, v)| v.clone()).collect();
+        for f in CSV_FIGURES {
+            let x = fig(r, f);
+            rec.push(format!("{}", x.mean));
+            rec.push(x.half_width.map(|h| format!("{h}")).unwrap_or_default());
+        }
+        let _ = w.write_record(&rec);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// One line per point; killed and requeued jobs get columns whenever a
+/// point has any, since a lower ART bought by killing jobs is no
+/// improvement.
+pub fn table(keys: &[String], rows: &[Row]) -> String {
+    let mut cols: Vec<(&str, &str, usize)> = vec![
+        ("jobs", "jobs", 0),
+        ("art", "ART", 3),
+        ("mean_wait", "mean wait", 3),
+        ("mean_slowdown", "slowdown", 3),
+        ("mean_bounded_slowdown", "bnd slowdown", 3),
+        ("utilization", "util", 4),
+    ];
+    for (f, title) in [("killed", "killed"), ("requeued", "requeued")] {
+        if rows.iter().any(|r| fig(r, f).mean > 0.0) {
+            cols.push((f, title, 0));
+        }
+    }
+    let mut out = String::new();
+    let mut line = String::new();
+    for k in keys {
+        let _ = write!(line, "{k:>24} ");
+    }
+    for (_, title, _) in &cols {
+        let _ = write!(line, "{title:>18} ");
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+    for r in rows {
+        let mut line = String::new();
+        for (_, v) in r.settings {
+            let _ = write!(line, "{v:>24} ");
+        }
+        for (f, _, d) in &cols {
+            let _ = write!(line, "{:>18} ", cell(fig(r, f), *d));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn summary(art: f64, killed: f64) -> Value {
+        json!({"metrics": {
+            "overall": {"jobs": 10.0, "art": art, "killed": killed, "requeued": 0.0,
+                        "half_width": {"art": 0.5}},
+            "groups": {"size": [{"label": "g1", "range": "1-2", "art": 3.25,
+                                 "half_width": {"art": 0.25}}]},
+        }})
+    }
+
+    #[test]
+    fn figures_by_dotted_name() {
+        let s = summary(12.5, 0.0);
+        assert_eq!(
+            figure(&s, "art"),
+            Some(Replicated {
+                mean: 12.5,
+                half_width: Some(0.5)
+            })
+        );
+        assert_eq!(figure(&s, "overall.jobs").unwrap().half_width, None);
+        assert_eq!(figure(&s, "groups.size.g1.art").unwrap().mean, 3.25);
+        assert_eq!(figure(&s, "groups.size.g1.range"), None);
+        assert_eq!(figure(&s, "groups.size.g9.art"), None);
+        assert_eq!(figure(&s, "nonsense"), None);
+    }
+
+    #[test]
+    fn killed_column_only_when_some_point_killed() {
+        let keys = vec!["policy.name".to_string()];
+        let a = [("policy.name".to_string(), "easy".to_string())];
+        let (s0, s1) = (summary(1.0, 0.0), summary(1.0, 3.0));
+        let quiet = table(
+            &keys,
+            &[Row {
+                settings: &a,
+                summary: &s0,
+            }],
+        );
+        assert!(!quiet.contains("killed"), "{quiet}");
+        let loud = table(
+            &keys,
+            &[
+                Row {
+                    settings: &a,
+                    summary: &s0,
+                },
+                Row {
+                    settings: &a,
+                    summary: &s1,
+                },
+            ],
+        );
+        assert!(loud.lines().next().unwrap().ends_with("killed"), "{loud}");
+        assert!(!loud.contains("requeued"), "{loud}");
+    }
+}
