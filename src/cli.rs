@@ -6,7 +6,7 @@ use crate::report;
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
 use crate::sweep::render::{self, Report, Row};
-use crate::sweep::{Shard, SweepError, SweepSpec, store};
+use crate::sweep::{Shard, SweepError, SweepSpec, slurm, store};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
 use std::io::IsTerminal;
@@ -119,6 +119,30 @@ pub struct SweepArgs {
     /// --out and printing nothing; `schedscope merge DIR` prints the rows.
     #[arg(long, value_name = "I/N", requires = "out", value_parser = parse_shard)]
     pub shard: Option<Shard>,
+    /// Instead of running, write a Slurm job-array script into --out
+    /// (sweep.sbatch: one array task per shard, each calling this binary
+    /// with --shard $SLURM_ARRAY_TASK_ID/N) and print its path.
+    #[arg(long, requires = "out", conflicts_with = "shard")]
+    pub slurm: bool,
+    /// With --slurm: the number of shards, one array task each.
+    #[arg(long, value_name = "N", requires = "slurm", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: Option<u32>,
+    /// With --slurm: at most M array tasks at once (--array=0-(N-1)%M).
+    #[arg(long, value_name = "M", requires = "slurm", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_running: Option<u32>,
+    /// With --slurm: the partition to run in (the cluster's default otherwise).
+    #[arg(long, requires = "slurm")]
+    pub partition: Option<String>,
+    /// With --slurm: each task's time limit, as Slurm writes it (30, 2:00:00, 1-0).
+    #[arg(long, requires = "slurm")]
+    pub time: Option<String>,
+    /// With --slurm: CPUs per array task; a shard runs its points on that
+    /// many threads.
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub cpus_per_task: u32,
+    /// With --slurm: submit the script with sbatch and print the job id.
+    #[arg(long, requires = "slurm")]
+    pub submit: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -380,13 +404,16 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
 /// `merge` would print them.
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
     let spec = SweepSpec::new(
-        args.scenario,
+        args.scenario.clone(),
         &args.vary,
         &args.sets,
         args.replications,
         args.seed,
     )?;
     let report = args.format.report();
+    if args.slurm {
+        return slurm_array(&spec, &args);
+    }
     let Some(dir) = args.out else {
         let points = spec.points();
         // Validate every point before running any.
@@ -435,6 +462,52 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
         )));
     }
     merge(&dir, report)
+}
+
+/// Writes (and with `--submit` submits) the sweep's Slurm array script.
+fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
+    let (Some(dir), Some(shards)) = (&args.out, args.shards) else {
+        return Err(Failure::BadInput(
+            "--slurm needs --out DIR and --shards N (the number of array tasks)".into(),
+        ));
+    };
+    let points = spec.points();
+    // Every point is read and validated here, before anything is queued.
+    for p in &points {
+        spec.scenario_at(p)?;
+    }
+    let (folder, _) = store::prepare(spec, &points, dir)?;
+    let io = |what: &str, e: std::io::Error| {
+        Failure::BadInput(format!("{}: cannot write {what}: {e}", dir.display()))
+    };
+    std::fs::create_dir_all(folder.dir().join(slurm::LOGS)).map_err(|e| io(slurm::LOGS, e))?;
+    let opts = slurm::ArrayOptions {
+        shards,
+        max_running: args.max_running,
+        partition: args.partition.clone(),
+        time: args.time.clone(),
+        cpus_per_task: args.cpus_per_task,
+    };
+    let exe = std::env::current_exe().map_err(|e| Failure::Other(e.into()))?;
+    let cwd = std::env::current_dir().map_err(|e| Failure::Other(e.into()))?;
+    let text = slurm::script(spec, &opts, dir, &exe, &cwd);
+    let path = dir.join(slurm::SCRIPT);
+    report::write_atomic(&path, |w| w.write_all(text.as_bytes()))
+        .map_err(|e| io(slurm::SCRIPT, e))?;
+    if args.submit {
+        let id = slurm::submit(&path)?;
+        eprintln!(
+            "submitted {} ({} points in {shards} array tasks); when it is done: schedscope merge {}",
+            path.display(),
+            points.len(),
+            dir.display()
+        );
+        println!("{id}");
+    } else {
+        eprintln!("submit with: sbatch {}", path.display());
+        println!("{}", path.display());
+    }
+    Ok(())
 }
 
 /// Prints a result folder's rows; missing or failed points are listed on

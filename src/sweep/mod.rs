@@ -10,6 +10,7 @@
 
 pub mod point;
 pub mod render;
+pub mod slurm;
 pub mod store;
 
 pub use point::{Point, digest};

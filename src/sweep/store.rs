@@ -274,6 +274,17 @@ pub struct FailedPoint {
     pub error: String,
 }
 
+/// Opens (or starts) `dir` as the result folder of `spec`'s sweep.
+pub fn prepare(
+    spec: &SweepSpec,
+    points: &[Point],
+    dir: &Path,
+) -> Result<(Folder, Manifest), SweepError> {
+    let manifest = Manifest::of(spec, points)?;
+    let folder = Folder::create(dir, &manifest)?;
+    Ok((folder, manifest))
+}
+
 /// What one shard did.
 #[derive(Clone, Debug, Default)]
 pub struct ShardReport {
@@ -288,8 +299,7 @@ pub struct ShardReport {
 /// read and validated before any runs.
 pub fn run_shard(spec: &SweepSpec, shard: Shard, dir: &Path) -> Result<ShardReport, SweepError> {
     let points = spec.points();
-    let manifest = Manifest::of(spec, &points)?;
-    let folder = Folder::create(dir, &manifest)?;
+    let (folder, manifest) = prepare(spec, &points, dir)?;
     let mine: Vec<(&Point, &ManifestPoint)> = points
         .iter()
         .zip(&manifest.points)

@@ -1,0 +1,189 @@
+//! A sweep as a Slurm job array: one array task per shard, each calling
+//! this same binary with `--shard $SLURM_ARRAY_TASK_ID/N` and writing into
+//! the sweep's result folder; `schedscope merge DIR` prints the rows once
+//! the tasks are done (and names the points still missing before that).
+
+use super::{SweepError, SweepSpec};
+use crate::scenario::Replications;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The script's name inside the result folder.
+pub const SCRIPT: &str = "sweep.sbatch";
+/// Where the array tasks' output goes, inside the result folder.
+pub const LOGS: &str = "slurm";
+
+/// How the array is cut and where it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayOptions {
+    /// Array tasks, one shard each.
+    pub shards: u32,
+    /// At most this many tasks at once (`%M`).
+    pub max_running: Option<u32>,
+    pub partition: Option<String>,
+    /// A Slurm time limit per task (`MM`, `HH:MM:SS`, `D-HH`, ...).
+    pub time: Option<String>,
+    /// CPUs per task; the points of a shard run on that many threads.
+    pub cpus_per_task: u32,
+}
+
+/// `'text'` for a POSIX shell.
+pub fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The arguments that run one shard of `spec` into `out` (the shard itself
+/// appended by the script).
+fn shard_args(spec: &SweepSpec, out: &Path) -> Vec<String> {
+    let mut a = vec!["sweep".to_string(), spec.scenario.display().to_string()];
+    for s in &spec.sets {
+        a.push("--set".into());
+        a.push(s.clone());
+    }
+    for axis in &spec.axes {
+        a.push("--vary".into());
+        a.push(format!("{}={}", axis.key, axis.values.join(",")));
+    }
+    if let Some(r) = spec.replications {
+        a.push("--replications".into());
+        a.push(match r {
+            Replications::Auto => "auto".into(),
+            Replications::Fixed(n) => n.to_string(),
+        });
+    }
+    if let Some(s) = spec.seed {
+        a.push("--seed".into());
+        a.push(s.to_string());
+    }
+    a.push("--out".into());
+    a.push(absolute(out).display().to_string());
+    a
+}
+
+/// The sbatch script. `exe` is the binary the tasks call and `cwd` the
+/// folder they run in (relative scenario paths are taken from it).
+pub fn script(spec: &SweepSpec, opts: &ArrayOptions, out: &Path, exe: &Path, cwd: &Path) -> String {
+    let out = absolute(out);
+    let last = opts.shards.saturating_sub(1);
+    let array = match opts.max_running {
+        Some(m) => format!("0-{last}%{m}"),
+        None => format!("0-{last}"),
+    };
+    let mut s = String::from("#!/bin/bash\n");
+    s.push_str("#SBATCH --job-name=schedscope-sweep\n");
+    s.push_str(&format!("#SBATCH --array={array}\n"));
+    s.push_str(&format!("#SBATCH --cpus-per-task={}\n", opts.cpus_per_task));
+    if let Some(p) = &opts.partition {
+        s.push_str(&format!("#SBATCH --partition={p}\n"));
+    }
+    if let Some(t) = &opts.time {
+        s.push_str(&format!("#SBATCH --time={t}\n"));
+    }
+    s.push_str(&format!(
+        "#SBATCH --output={}/{LOGS}/%A_%a.out\n",
+        out.display()
+    ));
+    s.push_str(&format!("#SBATCH --chdir={}\n", cwd.display()));
+    s.push_str(&format!(
+        "# One task per shard of a {}-point sweep of {}; when every task is\n\
+         # done, `schedscope merge {}` prints the rows. Submitting again\n\
+         # reruns only the points without a result.\n",
+        spec.points().len(),
+        spec.scenario.display(),
+        out.display()
+    ));
+    s.push_str("export RAYON_NUM_THREADS=\"${SLURM_CPUS_PER_TASK:-1}\"\n");
+    let args: Vec<String> = shard_args(spec, &out).iter().map(|a| quote(a)).collect();
+    s.push_str(&format!(
+        "exec {} {} --shard \"$SLURM_ARRAY_TASK_ID/{}\"\n",
+        quote(&exe.display().to_string()),
+        args.join(" "),
+        opts.shards
+    ));
+    s
+}
+
+/// Submits `script` with `sbatch --parsable` and returns the job id.
+pub fn submit(script: &Path) -> Result<String, SweepError> {
+    let err = |message: String| SweepError::Folder {
+        path: script.display().to_string(),
+        message,
+    };
+    let o = Command::new("sbatch")
+        .arg("--parsable")
+        .arg(script)
+        .output()
+        .map_err(|e| {
+            err(format!(
+                "cannot run sbatch ({e}); is Slurm installed here? The script can be submitted by hand"
+            ))
+        })?;
+    if !o.status.success() {
+        return Err(err(format!(
+            "sbatch refused it: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )));
+    }
+    // `jobid` or `jobid;cluster`.
+    let out = String::from_utf8_lossy(&o.stdout);
+    let id = out.trim().split(';').next().unwrap_or("").to_string();
+    if id.is_empty() {
+        return Err(err("sbatch printed no job id".into()));
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_survives_quotes() {
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+    }
+
+    #[test]
+    fn the_script_runs_one_shard_per_task() {
+        let spec = SweepSpec::new(
+            "scenarios/x y.toml".into(),
+            &["policy.max_jumps=0,1,2".into(), "seed=1,2".into()],
+            &["run.jobs=100".into()],
+            Some(Replications::Fixed(3)),
+            None,
+        )
+        .unwrap();
+        let opts = ArrayOptions {
+            shards: 4,
+            max_running: Some(2),
+            partition: Some("short".into()),
+            time: Some("0:10:00".into()),
+            cpus_per_task: 2,
+        };
+        let s = script(
+            &spec,
+            &opts,
+            Path::new("/r/out"),
+            Path::new("/bin/schedscope"),
+            Path::new("/work"),
+        );
+        for line in [
+            "#SBATCH --array=0-3%2",
+            "#SBATCH --cpus-per-task=2",
+            "#SBATCH --partition=short",
+            "#SBATCH --time=0:10:00",
+            "#SBATCH --output=/r/out/slurm/%A_%a.out",
+            "#SBATCH --chdir=/work",
+            "exec '/bin/schedscope' 'sweep' 'scenarios/x y.toml' '--set' 'run.jobs=100' \
+             '--vary' 'policy.max_jumps=0,1,2' '--vary' 'seed=1,2' '--replications' '3' \
+             '--out' '/r/out' --shard \"$SLURM_ARRAY_TASK_ID/4\"",
+        ] {
+            assert!(s.lines().any(|l| l == line), "no line {line} in\n{s}");
+        }
+        assert!(s.contains("6-point sweep"));
+    }
+}
