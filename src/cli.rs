@@ -340,6 +340,7 @@ fn write_out(dir: &Path, sc: &Scenario, result: &RunResult) -> Result<(), Failur
         report::csv::write_jobs(w, result, sc.group_bounds())
     })
     .map_err(|e| io("jobs.csv", e))?;
+    report::interop::write_into(dir, sc, result).map_err(|(name, e)| io(&name, e))?;
     Ok(())
 }
 

@@ -1,8 +1,12 @@
-//! Reports: the JSON summary, the per-job CSV and the text tables, written
+//! Reports: the JSON summary, the per-job CSV, the text tables and files for
+//! other tools (Batsim's `out_jobs.csv`, the schedule as SWF), written
 //! atomically (a temporary file in the target folder, then a rename).
 
+pub mod batsim;
 pub mod csv;
+pub mod interop;
 pub mod json;
+pub mod swf_out;
 pub mod table;
 
 use std::io::Write;
