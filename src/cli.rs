@@ -1,7 +1,8 @@
-//! The command line: `console`, `run`, `sweep`, `merge`, `check`, `validate`, and
-//! (with no command) the console or, off a terminal, the default scenario
-//! headless.
+//! The command line: `console`, `run`, `sweep`, `merge`, `plot`, `check`,
+//! `validate`, and (with no command) the console or, off a terminal, the
+//! default scenario headless.
 
+use crate::plot::{self, PlotSpec};
 use crate::report;
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
@@ -70,6 +71,18 @@ pub enum Command {
         dir: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+    },
+    /// Draw a sweep's result folder (written by `sweep --out`) as a figure:
+    /// a metric against one varied key, one line per value of another, with
+    /// 95 % confidence bars, as SVG and PNG.
+    Plot {
+        /// The folder given to `sweep --out`.
+        dir: PathBuf,
+        /// Where to write the figure: FILE.svg and FILE.png.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: PathBuf,
+        #[command(flatten)]
+        figure: FigureArgs,
     },
     /// Run scenarios and test their [expect] bounds (exit 1 when one fails).
     Check {
@@ -143,6 +156,79 @@ pub struct SweepArgs {
     /// With --slurm: submit the script with sbatch and print the job id.
     #[arg(long, requires = "slurm")]
     pub submit: bool,
+    /// Also draw the rows as a figure, FILE.svg and FILE.png (see --x,
+    /// --series, --metric, --where).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "slurm"])]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub figure: FigureArgs,
+}
+
+/// What a figure shows.
+#[derive(Args, Debug, Clone)]
+pub struct FigureArgs {
+    /// For figures: the varied key along the x axis (the first varied key
+    /// otherwise).
+    #[arg(long, value_name = "KEY.PATH")]
+    pub x: Option<String>,
+    /// For figures: the varied key drawn as one line per value (otherwise
+    /// the other varied key that takes several values).
+    #[arg(long, value_name = "KEY.PATH")]
+    pub series: Option<String>,
+    /// For figures: what to draw, e.g. art, mean_wait,
+    /// mean_bounded_slowdown, utilization, a group's groups.size.S1.art, or
+    /// groups.size.*.art for every group along the x axis.
+    #[arg(long, value_name = "FIGURE", default_value = "art")]
+    pub metric: String,
+    /// For figures: keep only the points where KEY has VALUE (repeatable).
+    #[arg(long = "where", value_name = "KEY.PATH=VALUE")]
+    pub filters: Vec<String>,
+    /// For figures: the title (the scenario and the metric otherwise).
+    #[arg(long)]
+    pub title: Option<String>,
+}
+
+impl FigureArgs {
+    fn spec(&self) -> Result<PlotSpec, Failure> {
+        let filters = self
+            .filters
+            .iter()
+            .map(|f| {
+                f.split_once('=')
+                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| {
+                        Failure::BadInput(format!("--where {f}: expected KEY.PATH=VALUE"))
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(PlotSpec {
+            x: self.x.clone(),
+            series: self.series.clone(),
+            metric: self.metric.clone(),
+            filters,
+            title: self.title.clone(),
+        })
+    }
+}
+
+/// Draws `rows` as `stem`.svg and `stem`.png and says where.
+fn draw_figure(
+    stem: &Path,
+    figure: &FigureArgs,
+    keys: &[String],
+    rows: &[Row],
+) -> Result<(), Failure> {
+    let spec = figure.spec()?;
+    let scenario = rows
+        .first()
+        .and_then(|r| r.summary.get("scenario"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("sweep");
+    let fig =
+        plot::figure(scenario, keys, rows, &spec).map_err(|e| Failure::BadInput(e.to_string()))?;
+    let (svg, png) = plot::write(&fig, stem).map_err(|e| Failure::BadInput(e.to_string()))?;
+    eprintln!("wrote {} and {}", svg.display(), png.display());
+    Ok(())
 }
 
 #[derive(Subcommand, Debug)]
@@ -288,6 +374,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         }
         Some(Command::Sweep(args)) => sweep(args),
         Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
+        Some(Command::Plot { dir, out, figure }) => plot_folder(&dir, &out, &figure),
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Swf {
             command: SwfCommand::Info { traces },
@@ -435,6 +522,9 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
             })
             .collect();
         print!("{}", render::render(report, &spec.keys(), &rows));
+        if let Some(stem) = &args.plot {
+            draw_figure(stem, &args.figure, &spec.keys(), &rows)?;
+        }
         return Ok(());
     };
     let shard = args.shard.unwrap_or(Shard::WHOLE);
@@ -462,7 +552,34 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
             lines.join("\n")
         )));
     }
-    merge(&dir, report)
+    merge(&dir, report)?;
+    if let Some(stem) = &args.plot {
+        plot_folder(&dir, stem, &args.figure)?;
+    }
+    Ok(())
+}
+
+/// Draws a result folder's rows.
+fn plot_folder(dir: &Path, stem: &Path, figure: &FigureArgs) -> Result<(), Failure> {
+    let g = store::gather(dir)?;
+    let rows: Vec<Row> = g
+        .rows
+        .iter()
+        .map(|(p, s)| Row {
+            settings: &p.settings,
+            summary: s,
+        })
+        .collect();
+    draw_figure(stem, figure, &g.manifest.keys(), &rows)?;
+    if g.complete() {
+        Ok(())
+    } else {
+        Err(Failure::Incomplete(format!(
+            "{}: drew the points there are; {}",
+            dir.display(),
+            g.problems()
+        )))
+    }
 }
 
 /// Writes (and with `--submit` submits) the sweep's Slurm array script.

@@ -6,6 +6,7 @@ pub mod console;
 pub mod engine;
 pub mod metrics;
 pub mod model;
+pub mod plot;
 pub mod policy;
 pub mod report;
 pub mod runner;

@@ -1,0 +1,517 @@
+//! Figures of a sweep: a metric against one varied key, one line per value
+//! of another, with 95 % confidence bars from the replications, drawn as
+//! SVG and PNG.
+//!
+//! Text is laid out and rasterised with DejaVu Sans compiled into the
+//! binary, so figures look the same on every machine and need no system
+//! fonts (a fresh container, a CI runner) and no network.
+
+use crate::sweep::render::{Row, figure as summary_figure};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use thiserror::Error;
+
+/// Pixel size of every figure.
+pub const SIZE: (u32, u32) = (1000, 640);
+
+#[derive(Debug, Error)]
+pub enum PlotError {
+    #[error("{0}")]
+    Spec(String),
+    #[error("{path}: cannot draw the figure: {message}")]
+    Draw { path: String, message: String },
+}
+
+/// What to draw.
+#[derive(Clone, Debug, Default)]
+pub struct PlotSpec {
+    /// The varied key along the x axis (the first varied key otherwise).
+    pub x: Option<String>,
+    /// The varied key that makes one line per value (the other varied key,
+    /// when there is exactly one with several values).
+    pub series: Option<String>,
+    /// A figure by its dotted name (`art`, `groups.size.S1.art`), or with
+    /// `*` for the group label (`groups.size.*.art`): then the x axis is the
+    /// groups.
+    pub metric: String,
+    /// Points kept: only those with these values.
+    pub filters: Vec<(String, String)>,
+    /// The figure's title (the scenario and the metric otherwise).
+    pub title: Option<String>,
+}
+
+/// One line of a figure: (x, mean, half-width) per point, in x order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub name: String,
+    pub points: Vec<(f64, f64, Option<f64>)>,
+}
+
+/// A figure ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// Names of the x positions 0, 1, ... when the x axis is not numeric.
+    pub categories: Option<Vec<String>>,
+    pub lines: Vec<Line>,
+    /// What the bars mean (or that there are none).
+    pub note: String,
+}
+
+/// Words for a figure's name, with its unit.
+pub fn metric_label(name: &str) -> String {
+    let base = |n: &str| -> String {
+        match n {
+            "art" => "ART (s)".into(),
+            "mean_wait" => "mean wait (s)".into(),
+            "sd_wait" => "sd of wait (s)".into(),
+            "mean_slowdown" => "mean slowdown".into(),
+            "mean_bounded_slowdown" => "mean bounded slowdown".into(),
+            "utilization" => "utilization".into(),
+            "makespan" => "makespan (s)".into(),
+            "count" => "jobs".into(),
+            "number_pct" => "share of jobs (%)".into(),
+            "load_pct" => "share of load (%)".into(),
+            other => other.replace('_', " "),
+        }
+    };
+    let parts: Vec<&str> = name.split('.').collect();
+    match parts.as_slice() {
+        ["groups", g, "*", n] => format!("{} by {g} group", base(n)),
+        ["groups", g, label, n] => format!("{} of {g} group {label}", base(n)),
+        ["overall", n] | [n] => base(n),
+        _ => name.to_string(),
+    }
+}
+
+fn value_of<'a>(row: &'a Row, key: &str) -> Option<&'a str> {
+    row.settings
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Distinct values in order of first appearance.
+fn distinct<'a>(it: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = BTreeSet::new();
+    it.filter(|v| seen.insert(*v)).collect()
+}
+
+/// The figure of `rows` (a sweep over `keys`) that `spec` asks for.
+pub fn figure(
+    scenario: &str,
+    keys: &[String],
+    rows: &[Row],
+    spec: &PlotSpec,
+) -> Result<Figure, PlotError> {
+    let err = |m: String| PlotError::Spec(m);
+    for (k, v) in &spec.filters {
+        if !keys.contains(k) {
+            return Err(err(format!(
+                "--where {k}={v}: `{k}` is not varied in this sweep (varied: {})",
+                keys.join(", ")
+            )));
+        }
+    }
+    let rows: Vec<&Row> = rows
+        .iter()
+        .filter(|r| {
+            spec.filters
+                .iter()
+                .all(|(k, v)| value_of(r, k) == Some(v.as_str()))
+        })
+        .collect();
+    if rows.is_empty() {
+        return Err(err("no point of the sweep is left to draw".into()));
+    }
+    let several = |k: &str| distinct(rows.iter().filter_map(|r| value_of(r, k))).len() > 1;
+    let check_key = |k: &str, what: &str| -> Result<(), PlotError> {
+        if keys.iter().any(|x| x == k) {
+            Ok(())
+        } else {
+            Err(err(format!(
+                "--{what} {k}: not a varied key of this sweep (varied: {})",
+                keys.join(", ")
+            )))
+        }
+    };
+    let by_group = spec.metric.contains('*');
+    let x_key: Option<String> = if by_group {
+        None
+    } else {
+        match &spec.x {
+            Some(x) => {
+                check_key(x, "x")?;
+                Some(x.clone())
+            }
+            None => keys.first().cloned(),
+        }
+    };
+    let series_key: Option<String> = match &spec.series {
+        Some(s) => {
+            check_key(s, "series")?;
+            Some(s.clone())
+        }
+        None => keys
+            .iter()
+            .find(|k| Some(*k) != x_key.as_ref() && several(k))
+            .cloned(),
+    };
+    let fixed: Vec<&String> = keys
+        .iter()
+        .filter(|k| Some(*k) != x_key.as_ref() && Some(*k) != series_key.as_ref() && several(k))
+        .collect();
+    if !fixed.is_empty() {
+        return Err(err(format!(
+            "{} also take several values here: pick one with --where KEY=VALUE, or draw {} as the lines with --series",
+            fixed
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            fixed[0]
+        )));
+    }
+
+    let no_figure = |name: &str| {
+        err(format!(
+            "the summaries have no figure `{name}` (try art, mean_wait, mean_bounded_slowdown, utilization, or groups.size.*.art)"
+        ))
+    };
+    // The x positions and, for each, how to read the figure from a row.
+    let (x_label, categories, xs): (String, Option<Vec<String>>, Vec<(f64, String)>) = if by_group {
+        let parts: Vec<&str> = spec.metric.split('.').collect();
+        let ["groups", g, "*", _] = parts.as_slice() else {
+            return Err(err(format!(
+                "--metric {}: `*` stands for a group label, as in groups.size.*.art",
+                spec.metric
+            )));
+        };
+        let labels: Vec<String> = rows[0]
+            .summary
+            .pointer(&format!("/metrics/groups/{g}"))
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|r| r.get("label")?.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if labels.is_empty() {
+            return Err(no_figure(&spec.metric));
+        }
+        let xs = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i as f64, spec.metric.replace('*', l)))
+            .collect();
+        (format!("{g} group"), Some(labels), xs)
+    } else {
+        let k = x_key.clone().unwrap_or_default();
+        let vals = distinct(rows.iter().filter_map(|r| value_of(r, &k)));
+        let numeric: Option<Vec<f64>> = vals.iter().map(|v| v.parse::<f64>().ok()).collect();
+        match numeric {
+            Some(nums) => (
+                k.clone(),
+                None,
+                nums.iter()
+                    .zip(&vals)
+                    .map(|(x, v)| (*x, v.to_string()))
+                    .collect(),
+            ),
+            None => (
+                k.clone(),
+                Some(vals.iter().map(|v| v.to_string()).collect()),
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, v)| (i as f64, v.to_string()))
+                    .collect(),
+            ),
+        }
+    };
+
+    let series_values: Vec<Option<&str>> = match &series_key {
+        Some(s) => distinct(rows.iter().filter_map(|r| value_of(r, s)))
+            .into_iter()
+            .map(Some)
+            .collect(),
+        None => vec![None],
+    };
+    let mut lines = Vec::new();
+    let mut any_hw = false;
+    let mut reps = BTreeSet::new();
+    for sv in series_values {
+        let in_series: Vec<&&Row> = rows
+            .iter()
+            .filter(|r| match (sv, &series_key) {
+                (Some(v), Some(k)) => value_of(r, k) == Some(v),
+                _ => true,
+            })
+            .collect();
+        let mut points = Vec::new();
+        for r in &in_series {
+            if let Some(n) = r.summary.get("replications").and_then(|v| v.as_u64()) {
+                reps.insert(n);
+            }
+        }
+        for (x, tag) in &xs {
+            let (row, name) = if by_group {
+                (in_series.first(), tag.clone())
+            } else {
+                let k = x_key.as_deref().unwrap_or_default();
+                (
+                    in_series
+                        .iter()
+                        .find(|r| value_of(r, k) == Some(tag.as_str())),
+                    spec.metric.clone(),
+                )
+            };
+            let Some(row) = row else { continue };
+            let f = summary_figure(row.summary, &name).ok_or_else(|| no_figure(&name))?;
+            any_hw |= f.half_width.is_some();
+            points.push((*x, f.mean, f.half_width));
+        }
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let name = match (sv, &series_key) {
+            (Some(v), Some(k)) => format!("{k} = {v}"),
+            _ => metric_label(&spec.metric),
+        };
+        lines.push(Line { name, points });
+    }
+    let y_label = metric_label(&spec.metric);
+    let reps = match (reps.first(), reps.last()) {
+        (Some(a), Some(b)) if a != b => format!("{a} to {b}"),
+        (Some(a), _) => a.to_string(),
+        _ => "several".into(),
+    };
+    let note = if any_hw {
+        format!("bars: 95 % confidence intervals over {reps} replications")
+    } else {
+        "one replication per point: no confidence bars".into()
+    };
+    Ok(Figure {
+        title: spec
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{scenario}: {y_label}")),
+        x_label,
+        y_label,
+        categories,
+        lines,
+        note,
+    })
+}
+
+/// Colour-blind-safe colours (Paul Tol's "bright" scheme), then greys.
+const COLOURS: [RGBColor; 7] = [
+    RGBColor(0x44, 0x77, 0xAA),
+    RGBColor(0xEE, 0x66, 0x77),
+    RGBColor(0x22, 0x88, 0x33),
+    RGBColor(0xCC, 0xBB, 0x44),
+    RGBColor(0x66, 0xCC, 0xEE),
+    RGBColor(0xAA, 0x33, 0x77),
+    RGBColor(0x55, 0x55, 0x55),
+];
+
+/// The colour of line `i`, as drawn (and as written in the SVG).
+pub fn colour(i: usize) -> RGBColor {
+    COLOURS[i % COLOURS.len()]
+}
+
+fn fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bytes are a valid TrueType font compiled in: this cannot fail.
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
+    });
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    fig: &Figure,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&WHITE)?;
+    let all = fig.lines.iter().flat_map(|l| l.points.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, m, h) in all {
+        let h = h.unwrap_or(0.0);
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(m - h);
+        y1 = y1.max(m + h);
+    }
+    if x0 > x1 {
+        (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+    }
+    let (x0, x1) = match &fig.categories {
+        Some(c) => (-0.5, c.len() as f64 - 0.5),
+        None if x0 == x1 => (x0 - 1.0, x1 + 1.0),
+        None => {
+            let pad = (x1 - x0) * 0.04;
+            (x0 - pad, x1 + pad)
+        }
+    };
+    let span = (y1 - y0).max(y1.abs() * 0.1).max(1e-9);
+    let y0 = if y0 >= 0.0 && y0 < span {
+        0.0
+    } else {
+        y0 - span * 0.08
+    };
+    let y1 = y1 + span * 0.08;
+
+    let root = root.titled(&fig.title, ("sans-serif", 24))?;
+    let (main, foot) = root.split_vertically(SIZE.1 as i32 - 60);
+    let mut chart = ChartBuilder::on(&main)
+        .margin(16)
+        .x_label_area_size(56)
+        .y_label_area_size(86)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let cats = fig.categories.clone();
+    let x_fmt = move |x: &f64| -> String {
+        match &cats {
+            Some(c) => {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < c.len() {
+                    c[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            }
+            None => format!("{x}"),
+        }
+    };
+    let n_x = fig.categories.as_ref().map_or(10, |c| c.len() * 2 + 1);
+    chart
+        .configure_mesh()
+        .x_desc(fig.x_label.as_str())
+        .y_desc(fig.y_label.as_str())
+        .axis_desc_style(("sans-serif", 19))
+        .label_style(("sans-serif", 15))
+        .x_labels(n_x)
+        .x_label_formatter(&x_fmt)
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(RGBColor(0xDD, 0xDD, 0xDD))
+        .draw()?;
+    for (i, line) in fig.lines.iter().enumerate() {
+        let c = colour(i);
+        chart
+            .draw_series(LineSeries::new(
+                line.points.iter().map(|&(x, m, _)| (x, m)),
+                c.stroke_width(2),
+            ))?
+            .label(line.name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], c.filled()));
+        chart.draw_series(
+            line.points
+                .iter()
+                .map(|&(x, m, _)| Circle::new((x, m), 4, c.filled())),
+        )?;
+        let bar = c.stroke_width(1);
+        let with_bars: Vec<(f64, f64, f64)> = line
+            .points
+            .iter()
+            .filter_map(|&(x, m, h)| Some((x, m, h?)))
+            .collect();
+        chart.draw_series(
+            with_bars
+                .iter()
+                .map(|&(x, m, h)| PathElement::new(vec![(x, m - h), (x, m + h)], bar)),
+        )?;
+        chart.draw_series(with_bars.iter().flat_map(|&(x, m, h)| {
+            [m - h, m + h]
+                .map(|y| EmptyElement::at((x, y)) + PathElement::new(vec![(-5, 0), (5, 0)], bar))
+        }))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0x99, 0x99, 0x99))
+        .draw()?;
+    foot.draw_text(
+        &fig.note,
+        &("sans-serif", 15)
+            .into_font()
+            .color(&RGBColor(0x55, 0x55, 0x55)),
+        (100, 18),
+    )?;
+    root.present()?;
+    Ok(())
+}
+
+/// The two files a figure is written to: `stem.svg` and `stem.png` (an
+/// `.svg` or `.png` ending of `stem` is dropped first).
+pub fn paths(stem: &Path) -> (PathBuf, PathBuf) {
+    let stem = match stem.extension().and_then(|e| e.to_str()) {
+        Some("svg" | "png") => stem.with_extension(""),
+        _ => stem.to_path_buf(),
+    };
+    let with = |ext: &str| {
+        let mut s = stem.clone().into_os_string();
+        s.push(ext);
+        PathBuf::from(s)
+    };
+    (with(".svg"), with(".png"))
+}
+
+/// The figure as SVG text.
+pub fn svg(fig: &Figure) -> Result<String, PlotError> {
+    fonts();
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
+        draw(&root, fig).map_err(|e| PlotError::Draw {
+            path: "SVG".into(),
+            message: e.to_string(),
+        })?;
+    }
+    Ok(text)
+}
+
+/// Writes the figure to `stem.svg` and `stem.png`, each atomically.
+pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError> {
+    let (svg_path, png_path) = paths(stem);
+    let fail = |p: &Path, m: String| PlotError::Draw {
+        path: p.display().to_string(),
+        message: m,
+    };
+    if let Some(dir) = svg_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(dir, e.to_string()))?;
+    }
+    let text = svg(fig)?;
+    crate::report::write_atomic(&svg_path, |w| w.write_all(text.as_bytes()))
+        .map_err(|e| fail(&svg_path, e.to_string()))?;
+    // The bitmap backend picks the encoder by the file's extension: draw
+    // into a temporary `.png` beside the target, then rename it.
+    let dir = png_path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = tempfile::Builder::new()
+        .suffix(".png")
+        .tempfile_in(dir)
+        .map_err(|e| fail(&png_path, e.to_string()))?;
+    {
+        let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
+        draw(&root, fig).map_err(|e| fail(&png_path, e.to_string()))?;
+    }
+    tmp.persist(&png_path)
+        .map_err(|e| fail(&png_path, e.error.to_string()))?;
+    // Temporary files are private; a figure is for sharing.
+    #[cfg(unix)]
+    for p in [&svg_path, &png_path] {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644));
+    }
+    Ok((svg_path, png_path))
+}
