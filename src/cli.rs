@@ -127,11 +127,16 @@ pub enum Failure {
     BadInput(String),
     /// Something else went wrong (exit 2, with the cause).
     Other(anyhow::Error),
+    /// schedscope itself went wrong: a run lost jobs (exit 3).
+    Internal(String),
 }
 
 impl From<ScenarioError> for Failure {
     fn from(e: ScenarioError) -> Self {
-        Failure::BadInput(e.to_string())
+        match e {
+            ScenarioError::Internal(c) => Failure::Internal(c.to_string()),
+            e => Failure::BadInput(e.to_string()),
+        }
     }
 }
 
@@ -140,6 +145,7 @@ impl Failure {
         match self {
             Failure::Expectation => 1,
             Failure::BadInput(_) | Failure::Other(_) => 2,
+            Failure::Internal(_) => 3,
         }
     }
 }

@@ -128,6 +128,14 @@ impl Session {
             }
             self.recent.push_back(r);
         }
+        if self.engine.is_done()
+            && let Err(lost) = self.engine.check_conservation()
+        {
+            // The figures on screen cannot be trusted: say so, in place of
+            // a quiet "finished".
+            tracing::error!(%lost, "run ended with jobs lost");
+            self.message = Some(Message::error(format!("✗ {lost}")));
+        }
         true
     }
 

@@ -48,7 +48,12 @@ pub struct ActiveJob {
     /// Work done per tick now.
     pub rate: f64,
     rate_since: SimTime,
-    version: u32,
+    /// The stamp of the job's pending completion and expiry events: unique
+    /// across the run, so an event can never reach a later job that takes
+    /// the same slot, nor the same job after it was rescheduled.
+    stamp: u64,
+    /// Events in the queue that carry the current stamp.
+    pending: u8,
     pub jumped_ahead: bool,
     /// Times the job was aborted and requeued.
     pub requeues: u32,
@@ -117,6 +122,51 @@ pub enum CommandError {
     PolicyUnsupported { policy: String, reason: String },
     #[error("injected job: {0}")]
     BadJob(String),
+    #[error(
+        "internal error: the engine is stuck at t = {at}: {events} events without time moving on"
+    )]
+    Stuck { at: SimTime, events: usize },
+}
+
+/// Events [`Engine::settle`] handles at one instant before it reports the
+/// engine stuck: far more than any real burst (a whole trace's jobs
+/// arriving at once is a few hundred thousand).
+pub const SETTLE_LIMIT: usize = 20_000_000;
+
+/// A run that ended with jobs not accounted for: an internal error.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("{}", self.describe())]
+pub struct Conservation {
+    pub at: SimTime,
+    pub arrived: u64,
+    pub finished: u64,
+    pub events_left: usize,
+    /// The jobs still in the system, by workload id, and where.
+    pub left: Vec<(u64, &'static str)>,
+}
+
+impl Conservation {
+    fn describe(&self) -> String {
+        const SHOWN: usize = 20;
+        let mut jobs: Vec<String> = self
+            .left
+            .iter()
+            .take(SHOWN)
+            .map(|(id, state)| format!("{id} ({state})"))
+            .collect();
+        if self.left.len() > SHOWN {
+            jobs.push(format!("and {} more", self.left.len() - SHOWN));
+        }
+        let jobs = if jobs.is_empty() {
+            "none in the system".to_string()
+        } else {
+            jobs.join(", ")
+        };
+        format!(
+            "internal error: jobs were lost at t = {}: {} arrived, {} ended, {} events left; jobs left: {jobs}",
+            self.at, self.arrived, self.finished, self.events_left
+        )
+    }
 }
 
 /// The result of a command, for the operator's message line.
@@ -202,7 +252,17 @@ pub struct Engine {
     /// Jobs started ahead of the queue whose estimate ran out while they
     /// ran, under `on_overrun = "requeue"`: aborted, oldest first, when the
     /// head of the queue needs their processors.
-    expired: Vec<usize>,
+    expired: Vec<(usize, u64)>,
+    /// Aborted jobs, back in the queue once the job they made room for
+    /// (slot, arrival) has started.
+    returning: Vec<usize>,
+    aborted_for: Option<(usize, u64)>,
+    /// The next job-event stamp (0 is never given out).
+    next_stamp: u64,
+    /// Job events in the queue whose job has ended or was rescheduled
+    /// since: dropped when they come up, and swept out of the queue when
+    /// they are many (rate changes and kills leave them behind).
+    stale: usize,
 }
 
 impl Engine {
@@ -253,6 +313,10 @@ impl Engine {
             decisions: Vec::new(),
             wake: None,
             expired: Vec::new(),
+            returning: Vec::new(),
+            aborted_for: None,
+            next_stamp: 1,
+            stale: 0,
         })
     }
 
@@ -295,6 +359,37 @@ impl Engine {
         self.events.is_empty()
     }
 
+    /// Checks, once the run is over, that no job was lost: every job that
+    /// arrived has ended exactly once and nothing is queued or running.
+    /// Otherwise the run's figures cannot be trusted, and the error names
+    /// the jobs left behind.
+    pub fn check_conservation(&self) -> Result<(), Conservation> {
+        let c = self.counters;
+        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished {
+            return Ok(());
+        }
+        let mut left: Vec<(u64, &'static str)> = self
+            .jobs
+            .iter()
+            .map(|(slot, j)| {
+                let state = match j.state {
+                    JobState::Running => "running",
+                    JobState::Queued if self.returning.contains(&slot) => "aborted, not back",
+                    JobState::Queued => "queued",
+                };
+                (j.spec.id, state)
+            })
+            .collect();
+        left.sort_unstable();
+        Err(Conservation {
+            at: self.now,
+            arrived: c.arrived,
+            finished: c.finished,
+            events_left: self.events.len(),
+            left,
+        })
+    }
+
     /// The time of the next event, if any.
     pub fn next_event_time(&self) -> Option<SimTime> {
         self.events.peek_time()
@@ -318,11 +413,14 @@ impl Engine {
     pub fn step(&mut self) -> Option<SimTime> {
         let ev = self.events.pop()?;
         debug_assert!(ev.time >= self.now, "time went back");
+        if ev.time > self.now && !self.returning.is_empty() && !self.aborted_for_waiting() {
+            self.return_aborted();
+        }
         self.now = ev.time;
         self.counters.events += 1;
         match ev.kind {
-            EventKind::Completion { job, version } => self.complete(job, version),
-            EventKind::EstimateExpiry { job, version } => self.overrun(job, version),
+            EventKind::Completion { job, stamp } => self.complete(job, stamp),
+            EventKind::EstimateExpiry { job, stamp } => self.overrun(job, stamp),
             EventKind::Command { index } => {
                 let cmd = self.timeline[index].clone();
                 // Scenario validation has checked timeline commands; one
@@ -336,6 +434,12 @@ impl Engine {
         }
         if self.dirty && self.instant_settled() {
             self.schedule();
+        }
+        if !self.returning.is_empty() && self.events.is_empty() {
+            // Nothing else will happen, so nothing runs: whatever the head
+            // waits for, the aborted jobs are back just after this instant.
+            self.aborted_for = None;
+            self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
     }
@@ -351,10 +455,18 @@ impl Engine {
 
     /// Handles the events left at the current instant (not commands), so
     /// that the engine is at a decision point.
-    pub fn settle(&mut self) {
+    /// Returns false if it gave up after [`SETTLE_LIMIT`] events without
+    /// time moving on: the engine is stuck at this instant.
+    pub fn settle(&mut self) -> bool {
+        let mut n = 0;
         while !self.instant_settled() {
+            if n == SETTLE_LIMIT {
+                return false;
+            }
             self.step();
+            n += 1;
         }
+        true
     }
 
     /// Handles every event up to and including `t`, then sets the clock to
@@ -380,7 +492,12 @@ impl Engine {
     /// Events left at the current instant are handled first, so a saved log
     /// replays exactly.
     pub fn apply(&mut self, command: Command) -> Result<CommandOutcome, CommandError> {
-        self.settle();
+        if !self.settle() {
+            return Err(CommandError::Stuck {
+                at: self.now,
+                events: SETTLE_LIMIT,
+            });
+        }
         let outcome = self.execute(&command)?;
         self.log.push((self.now, command));
         Ok(outcome)
@@ -527,7 +644,8 @@ impl Engine {
             remaining,
             rate: 1.0,
             rate_since: SimTime::ZERO,
-            version: 0,
+            stamp: 0,
+            pending: 0,
             jumped_ahead: false,
             requeues: 0,
         }));
@@ -557,18 +675,13 @@ impl Engine {
     /// shadow time, for a policy that makes one); before that, or when the
     /// head can start anyway, an expired job keeps running.
     fn abort_expired_for_head(&mut self) {
-        let now = self.now;
-        let jobs = &self.jobs;
-        self.expired.retain(|&s| {
-            jobs.get(s).is_some_and(|j| {
-                j.state == JobState::Running && j.jumped_ahead && j.estimated_end() <= now
-            })
-        });
+        self.prune_expired();
         if self.expired.is_empty() {
             return;
         }
+        let jobs = &self.jobs;
         self.expired
-            .sort_by_key(|&s| (jobs[s].start, jobs[s].arrival));
+            .sort_by_key(|&(s, _)| (jobs[s].start, jobs[s].arrival));
         let Some(&head) = self.queue.first() else {
             return;
         };
@@ -580,20 +693,57 @@ impl Engine {
             } if head == head_id => t <= self.overrun_horizon(),
             _ => true,
         };
-        if !due {
+        if !due || !self.aborts_free_head() {
             return;
         }
         let placement = self.policy.spec().placement.build();
+        self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
         let mut aborted = 0;
         while let Some(&head) = self.queue.first() {
             let widths = &self.jobs[head.0].spec.components;
             if placement.place(widths, &self.free).is_some() || aborted == self.expired.len() {
                 break;
             }
-            self.requeue(self.expired[aborted]);
+            self.requeue(self.expired[aborted].0);
             aborted += 1;
         }
         self.expired.drain(..aborted);
+    }
+
+    /// Drops from the expired list the jobs that ended or were aborted
+    /// since (and any later job in the same slot).
+    fn prune_expired(&mut self) {
+        let now = self.now;
+        let jobs = &self.jobs;
+        self.expired.retain(|&(s, arrival)| {
+            jobs.get(s).is_some_and(|j| {
+                j.arrival == arrival
+                    && j.state == JobState::Running
+                    && j.jumped_ahead
+                    && j.estimated_end() <= now
+            })
+        });
+    }
+
+    /// Whether aborting every expired job would let the head of the queue
+    /// start now. Where it would not, none is aborted: their work would be
+    /// lost for nothing, and a job started ahead again into the processors
+    /// given back could be aborted again and again while the head waits.
+    /// Each abort round so lets the head start, so the rounds are bounded.
+    fn aborts_free_head(&self) -> bool {
+        let Some(&head) = self.queue.first() else {
+            return false;
+        };
+        let mut free = self.free.clone();
+        for &(s, _) in &self.expired {
+            for &(c, w) in &self.jobs[s].assignment {
+                free[c as usize] += w;
+            }
+        }
+        let placement = self.policy.spec().placement.build();
+        placement
+            .place(&self.jobs[head.0].spec.components, &free)
+            .is_some()
     }
 
     /// The latest reservation time that waits only for jobs that have
@@ -671,6 +821,7 @@ impl Engine {
         }
         self.decisions = decisions;
         if !self.expired.is_empty() {
+            self.prune_expired();
             self.watch_expired();
         }
         if let Some(t) = self.policy.wake_at()
@@ -709,9 +860,9 @@ impl Engine {
             if placement
                 .place(&self.jobs[head.0].spec.components, &self.free)
                 .is_none()
+                && self.aborts_free_head()
             {
-                // Each such round aborts one expired job at least, or
-                // finds none left: it ends.
+                // Such a round aborts expired jobs until the head fits.
                 self.events.push(self.now, EventKind::Wake);
             }
         }
@@ -793,37 +944,64 @@ impl Engine {
     }
 
     fn schedule_completion(&mut self, key: JobKey) {
+        self.forget_events(key.0);
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
         let job = &mut self.jobs[key.0];
-        job.version = job.version.wrapping_add(1);
+        job.stamp = stamp;
         let left = SimTime((job.remaining / job.rate).ceil() as i64);
-        let at = self.now + left;
-        let version = job.version;
+        let at = self.now.saturating_add(left);
         // The estimate runs out before the work is done: the policy must
         // hear of it then (and the overrun setting applies).
         let expires = job.estimated_end();
-        self.events.push(
-            at,
-            EventKind::Completion {
-                job: key.0,
-                version,
-            },
-        );
+        job.pending = 1;
+        self.events
+            .push(at, EventKind::Completion { job: key.0, stamp });
         if expires < at && expires >= self.now {
-            self.events.push(
-                expires,
-                EventKind::EstimateExpiry {
-                    job: key.0,
-                    version,
-                },
-            );
+            self.jobs[key.0].pending += 1;
+            self.events
+                .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
+        }
+    }
+
+    /// The job's pending events become stale: it ended, was put back in
+    /// the queue or is about to be rescheduled.
+    fn forget_events(&mut self, slot: usize) {
+        let job = &mut self.jobs[slot];
+        self.stale += job.pending as usize;
+        job.pending = 0;
+        job.stamp = 0;
+        if self.stale > 4096 && self.stale * 2 > self.events.len() {
+            let jobs = &self.jobs;
+            self.events.retain(|e| match e.kind {
+                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
+                    jobs.get(job).is_some_and(|j| j.stamp == stamp)
+                }
+                _ => true,
+            });
+            self.stale = 0;
+        }
+    }
+
+    /// Takes a popped job event: whether it still belongs to a running job
+    /// (else it is stale and dropped).
+    fn live_event(&mut self, slot: usize, stamp: u64) -> bool {
+        match self.jobs.get_mut(slot) {
+            Some(j) if j.state == JobState::Running && j.stamp == stamp => {
+                j.pending -= 1;
+                true
+            }
+            _ => {
+                self.stale = self.stale.saturating_sub(1);
+                false
+            }
         }
     }
 
     /// A running job has reached the end of its estimate with work left.
-    fn overrun(&mut self, slot: usize, version: u32) {
-        match self.jobs.get(slot) {
-            Some(j) if j.state == JobState::Running && j.version == version => {}
-            _ => return, // stale: the job has ended or was rescheduled
+    fn overrun(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job has ended or was rescheduled
         }
         self.counters.overruns += 1;
         self.dirty = true;
@@ -832,7 +1010,7 @@ impl Engine {
             OnOverrun::Kill => self.finish(slot, true),
             OnOverrun::Requeue => {
                 if self.jobs[slot].jumped_ahead {
-                    self.expired.push(slot);
+                    self.expired.push((slot, self.jobs[slot].arrival));
                 }
             }
         }
@@ -841,6 +1019,7 @@ impl Engine {
     /// Aborts a running job and puts it back in the queue at its arrival
     /// position; its work starts again from nothing.
     fn requeue(&mut self, slot: usize) {
+        self.forget_events(slot);
         let job = self.jobs[slot].clone();
         self.release(slot, &job);
         let job = &mut self.jobs[slot];
@@ -849,15 +1028,39 @@ impl Engine {
         job.processors.clear();
         job.remaining = job.spec.runtime.0 as f64;
         job.rate = 1.0;
-        job.version = job.version.wrapping_add(1);
         job.jumped_ahead = false;
         job.requeues += 1;
-        let arrival = job.arrival;
-        let jobs = &self.jobs;
-        let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
-        self.queue.insert(pos, JobKey(slot));
-        self.queue_edits += 1;
+        self.returning.push(slot);
         self.counters.requeued += 1;
+    }
+
+    /// Whether the job that aborted jobs made room for is still waiting.
+    fn aborted_for_waiting(&self) -> bool {
+        self.aborted_for.is_some_and(|(slot, arrival)| {
+            self.jobs
+                .get(slot)
+                .is_some_and(|j| j.arrival == arrival && j.state == JobState::Queued)
+        })
+    }
+
+    /// Aborted jobs go back in the queue, each at its arrival position,
+    /// once the job they made room for has started (and the instant of
+    /// their abort is over). Were they back at once, a policy that does not
+    /// start that job first (conservative backfilling in another scan
+    /// order) could start them ahead again into the processors they gave
+    /// back, and abort them again, forever; and a job whose estimate runs
+    /// out as it starts (an estimate of 0) could be started and aborted
+    /// again at one instant forever.
+    fn return_aborted(&mut self) {
+        self.aborted_for = None;
+        for slot in std::mem::take(&mut self.returning) {
+            let arrival = self.jobs[slot].arrival;
+            let jobs = &self.jobs;
+            let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
+            self.queue.insert(pos, JobKey(slot));
+        }
+        self.queue_edits += 1;
+        self.dirty = true;
     }
 
     /// Changes a running job's execution rate from now on (the mechanism
@@ -877,16 +1080,16 @@ impl Engine {
         self.schedule_completion(key);
     }
 
-    fn complete(&mut self, slot: usize, version: u32) {
-        match self.jobs.get(slot) {
-            Some(j) if j.state == JobState::Running && j.version == version => {}
-            _ => return, // stale: the job was rescheduled or has gone
+    fn complete(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job was rescheduled or has gone
         }
         self.finish(slot, false);
     }
 
     /// The job leaves the system now: done, or killed with work left.
     fn finish(&mut self, slot: usize, killed: bool) {
+        self.forget_events(slot);
         let job = self.jobs.remove(slot);
         self.release(slot, &job);
         self.counters.finished += 1;

@@ -146,6 +146,30 @@ impl Conservative {
         Profile::from_changes(now, free, &mut changes)
     }
 
+    /// The profile at the first decision point, which may come in the
+    /// middle of a run (a policy switch): the free processors now, and
+    /// each running job's processors back at its expected end. The running
+    /// jobs are held from here on like the ones this policy starts.
+    fn first_profile(&mut self, view: &SystemView<'_>) -> Profile {
+        let now = view.now;
+        let mut changes = Vec::with_capacity(view.running.len());
+        for &k in view.running {
+            let j = view.job(k);
+            let end = expected_end(now, j);
+            changes.extend(j.assignment.iter().map(|&(c, w)| (end, c, w as i64)));
+            self.hold(
+                k.0,
+                Held {
+                    arrival: j.arrival,
+                    end,
+                    assignment: j.assignment.clone(),
+                    seen: self.epoch,
+                },
+            );
+        }
+        Profile::from_changes(now, view.free, &mut changes)
+    }
+
     /// Brings the held running jobs up to date with the view: jobs that
     /// ended before their expected end give room back, jobs whose expected
     /// end moved later take more. Returns (room given back, room taken).
@@ -357,7 +381,7 @@ impl Policy for Conservative {
                 p.advance(now);
                 p
             }
-            None => Profile::from_changes(now, view.free, &mut Vec::new()),
+            None => self.first_profile(view),
         };
         let (freed, taken) = self.follow_running(view, &mut profile);
         let mut compress = freed || taken;
