@@ -120,7 +120,16 @@ impl Session {
             return false;
         };
         self.sample_until(t);
+        let refused = self.engine.counters().refused;
         self.engine.step();
+        if self.engine.counters().refused != refused
+            && let Some((at, r)) = self.engine.last_refusal()
+        {
+            self.message = Some(Message::error(format!(
+                "✗ the policy's decision was refused at t = {}: {r}",
+                super::format::secs(at.as_secs_f64())
+            )));
+        }
         for r in self.engine.drain_records() {
             self.metrics.record(&r);
             if self.recent.len() == RECENT_LEN {

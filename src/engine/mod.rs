@@ -9,44 +9,32 @@ mod events;
 mod snapshot;
 
 pub use events::{Event, EventKind, EventQueue};
-pub use snapshot::{BackfillView, ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
+pub use snapshot::{ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
-use crate::policy::placement::Assignment;
-use crate::policy::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use crate::sched::rate::{job_rate, span};
+use crate::sched::{
+    Decision, Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, StartKind, SystemView,
+};
 use crate::workload::JobSource;
 use crate::workload::estimates::{EstimateModel, Estimator, OnOverrun};
 use serde::{Deserialize, Serialize};
 use slab::Slab;
 use thiserror::Error;
 
-/// A job's slot in the engine's job table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct JobKey(pub usize);
+pub use crate::sched::{BackfillView, JobKey, JobState, JobView};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum JobState {
-    Queued,
-    Running,
-}
-
-/// A job the engine holds: queued or running.
-#[derive(Clone, Debug)]
-pub struct ActiveJob {
-    pub spec: JobSpec,
-    /// What policies see as the run time.
-    pub estimate: SimTime,
-    /// Arrival order, unique for the whole run.
-    pub arrival: u64,
-    pub state: JobState,
-    pub start: SimTime,
-    pub assignment: Assignment,
-    /// Processor indices held, per assignment entry.
-    pub processors: Vec<Vec<u32>>,
+/// What the engine knows of a job and policies must not: its actual
+/// work, and the bookkeeping of its events. Kept beside the job's
+/// [`JobView`], at the same slot.
+#[derive(Clone, Debug, Default)]
+struct Hidden {
+    /// Actual run time on speed-1 processors.
+    runtime: SimTime,
+    /// The workload's own estimate, for re-estimating a queued job.
+    trace_estimate: Option<SimTime>,
     /// Work left at `rate_since`, in speed-1 ticks.
     remaining: f64,
-    /// Work done per tick now.
-    pub rate: f64,
     rate_since: SimTime,
     /// The stamp of the job's pending completion and expiry events: unique
     /// across the run, so an event can never reach a later job that takes
@@ -54,24 +42,6 @@ pub struct ActiveJob {
     stamp: u64,
     /// Events in the queue that carry the current stamp.
     pending: u8,
-    pub jumped_ahead: bool,
-    /// Times the job was aborted and requeued.
-    pub requeues: u32,
-}
-
-impl ActiveJob {
-    /// When the job is expected to end by its estimate (for running jobs).
-    pub fn estimated_end(&self) -> SimTime {
-        self.start + scale(self.estimate, self.rate)
-    }
-}
-
-fn scale(t: SimTime, rate: f64) -> SimTime {
-    if rate == 1.0 {
-        t
-    } else {
-        SimTime((t.0 as f64 / rate).ceil() as i64)
-    }
 }
 
 /// An operator action, applied at a simulated time and recorded.
@@ -217,13 +187,23 @@ pub struct Counters {
     pub requeued: u64,
     /// Running jobs that reached the end of their estimate.
     pub overruns: u64,
+    /// Decisions of the policy the engine would not carry out.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub refused: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 pub struct Engine {
     now: SimTime,
     platform: Platform,
     events: EventQueue,
-    jobs: Slab<ActiveJob>,
+    jobs: Slab<JobView>,
+    /// What policies must not see of each job, by slot.
+    hidden: Vec<Hidden>,
+    build: PolicyBuilder,
     queue: Vec<JobKey>,
     running: Vec<JobKey>,
     clusters: Vec<ClusterState>,
@@ -263,16 +243,21 @@ pub struct Engine {
     /// since: dropped when they come up, and swept out of the queue when
     /// they are many (rate changes and kills leave them behind).
     stale: usize,
+    /// The last decision refused, for the console's message line.
+    last_refusal: Option<(SimTime, Refusal)>,
 }
 
 impl Engine {
-    pub fn new(
+    /// An engine on `platform` running the jobs of `source` under the
+    /// policy `spec`, built (then and on every policy switch) by `build`.
+    pub fn with_builder(
         platform: Platform,
         mut source: Box<dyn JobSource>,
-        policy: &PolicySpec,
+        spec: &PolicySpec,
         config: EngineConfig,
+        build: PolicyBuilder,
     ) -> Result<Engine, String> {
-        let policy = policy.build(&platform)?;
+        let policy = build(spec, &platform)?;
         let clusters = platform
             .clusters
             .iter()
@@ -292,6 +277,8 @@ impl Engine {
             platform,
             events,
             jobs: Slab::new(),
+            hidden: Vec::new(),
+            build,
             queue: Vec::new(),
             running: Vec::new(),
             clusters,
@@ -317,6 +304,7 @@ impl Engine {
             aborted_for: None,
             next_stamp: 1,
             stale: 0,
+            last_refusal: None,
         })
     }
 
@@ -377,7 +365,7 @@ impl Engine {
                     JobState::Queued if self.returning.contains(&slot) => "aborted, not back",
                     JobState::Queued => "queued",
                 };
-                (j.spec.id, state)
+                (j.id, state)
             })
             .collect();
         left.sort_unstable();
@@ -511,7 +499,7 @@ impl Engine {
     fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
         let outcome = match command {
             Command::SetPolicy { policy } => {
-                let p = policy.build(&self.platform).map_err(|reason| {
+                let p = (self.build)(policy, &self.platform).map_err(|reason| {
                     CommandError::PolicyUnsupported {
                         policy: policy.label(),
                         reason,
@@ -545,7 +533,17 @@ impl Engine {
                 let scope = if *queued_too {
                     for k in &self.queue {
                         let job = &mut self.jobs[k.0];
-                        job.estimate = self.estimator.estimate(&job.spec);
+                        let h = &self.hidden[k.0];
+                        job.estimate = self.estimator.estimate(&JobSpec {
+                            id: job.id,
+                            submit: job.submit,
+                            size: job.size,
+                            components: Vec::new(),
+                            runtime: h.runtime,
+                            estimate: h.trace_estimate,
+                            user: job.user,
+                            injected: job.injected,
+                        });
                     }
                     self.queue_edits += 1;
                     "for queued jobs and jobs that arrive from now on"
@@ -632,23 +630,34 @@ impl Engine {
         let arrival = self.next_arrival;
         self.next_arrival += 1;
         self.counters.arrived += 1;
-        let remaining = spec.runtime.0 as f64;
-        let key = JobKey(self.jobs.insert(ActiveJob {
-            spec,
+        let hidden = Hidden {
+            runtime: spec.runtime,
+            trace_estimate: spec.estimate,
+            remaining: spec.runtime.0 as f64,
+            ..Hidden::default()
+        };
+        let key = JobKey(self.jobs.insert(JobView {
+            id: spec.id,
+            submit: spec.submit,
+            size: spec.size,
+            components: spec.components,
             estimate,
+            user: spec.user,
+            injected: spec.injected,
             arrival,
             state: JobState::Queued,
             start: SimTime::ZERO,
             assignment: Vec::new(),
             processors: Vec::new(),
-            remaining,
             rate: 1.0,
-            rate_since: SimTime::ZERO,
-            stamp: 0,
-            pending: 0,
+            estimated_end: SimTime::ZERO,
             jumped_ahead: false,
             requeues: 0,
         }));
+        if self.hidden.len() <= key.0 {
+            self.hidden.resize(key.0 + 1, Hidden::default());
+        }
+        self.hidden[key.0] = hidden;
         self.queue.push(key);
         self.dirty = true;
     }
@@ -685,7 +694,7 @@ impl Engine {
         let Some(&head) = self.queue.first() else {
             return;
         };
-        let head_id = self.jobs[head.0].spec.id;
+        let head_id = self.jobs[head.0].id;
         let due = match self.policy.state(&self.view()) {
             PolicyState::Backfill {
                 head,
@@ -696,12 +705,11 @@ impl Engine {
         if !due || !self.aborts_free_head() {
             return;
         }
-        let placement = self.policy.spec().placement.build();
         self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
         let mut aborted = 0;
         while let Some(&head) = self.queue.first() {
-            let widths = &self.jobs[head.0].spec.components;
-            if placement.place(widths, &self.free).is_some() || aborted == self.expired.len() {
+            let widths = &self.jobs[head.0].components;
+            if self.policy.fits_now(widths, &self.free) || aborted == self.expired.len() {
                 break;
             }
             self.requeue(self.expired[aborted].0);
@@ -720,7 +728,7 @@ impl Engine {
                 j.arrival == arrival
                     && j.state == JobState::Running
                     && j.jumped_ahead
-                    && j.estimated_end() <= now
+                    && j.estimated_end <= now
             })
         });
     }
@@ -740,10 +748,7 @@ impl Engine {
                 free[c as usize] += w;
             }
         }
-        let placement = self.policy.spec().placement.build();
-        placement
-            .place(&self.jobs[head.0].spec.components, &free)
-            .is_some()
+        self.policy.fits_now(&self.jobs[head.0].components, &free)
     }
 
     /// The latest reservation time that waits only for jobs that have
@@ -754,7 +759,7 @@ impl Engine {
     /// end of a job still within its estimate waits for that job.
     fn overrun_horizon(&self) -> SimTime {
         let now = self.now;
-        match crate::policy::backfill::next_estimated_end(&self.view(), []) {
+        match self.view().next_estimated_end([]) {
             Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
             None => SimTime::MAX,
         }
@@ -783,10 +788,14 @@ impl Engine {
             };
             self.policy.schedule(&view, &mut decisions);
         }
-        if !decisions.is_empty() {
-            for d in &decisions {
-                self.start(d);
+        decisions.retain(|d| match self.start(d) {
+            Ok(()) => true,
+            Err(r) => {
+                self.refuse(r);
+                false
             }
+        });
+        if !decisions.is_empty() {
             // The started jobs leave the queue. It is in arrival order, so
             // each one's place is a binary search; one pass closes the gaps
             // from the first of them on.
@@ -847,7 +856,7 @@ impl Engine {
         else {
             return;
         };
-        if id != self.jobs[head.0].spec.id {
+        if id != self.jobs[head.0].id {
             return;
         }
         if t > self.overrun_horizon() {
@@ -856,10 +865,9 @@ impl Engine {
                 self.events.push(t, EventKind::Wake);
             }
         } else {
-            let placement = self.policy.spec().placement.build();
-            if placement
-                .place(&self.jobs[head.0].spec.components, &self.free)
-                .is_none()
+            if !self
+                .policy
+                .fits_now(&self.jobs[head.0].components, &self.free)
                 && self.aborts_free_head()
             {
                 // Such a round aborts expired jobs until the head fits.
@@ -868,39 +876,98 @@ impl Engine {
         }
     }
 
-    fn start(&mut self, d: &Decision) {
+    /// Checks a start decision against the job table and the free
+    /// processors, changing nothing.
+    fn check_start(&self, d: &Decision) -> Result<(), Refusal> {
+        let Some(job) = self
+            .jobs
+            .get(d.job.0)
+            .filter(|j| j.state == JobState::Queued)
+        else {
+            return Err(Refusal::NotQueued(d.job.0));
+        };
+        if !self.queue.contains(&d.job) {
+            return Err(Refusal::NotQueued(d.job.0));
+        }
+        let id = job.id;
+        if job.components.len() != d.assignment.len() {
+            return Err(Refusal::ComponentCount {
+                job: id,
+                given: d.assignment.len(),
+                wanted: job.components.len(),
+            });
+        }
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            if w != job.components[i] {
+                return Err(Refusal::Width {
+                    job: id,
+                    index: i,
+                    wanted: job.components[i],
+                    given: w,
+                });
+            }
+            let Some(cs) = self.clusters.get(c as usize) else {
+                return Err(Refusal::NoCluster {
+                    job: id,
+                    cluster: c,
+                });
+            };
+            if d.assignment[..i].iter().any(|&(o, _)| o == c) {
+                return Err(Refusal::SameCluster {
+                    job: id,
+                    cluster: c,
+                });
+            }
+            if cs.free < w {
+                return Err(Refusal::TooFew {
+                    job: id,
+                    cluster: c,
+                    wanted: w,
+                    free: cs.free,
+                });
+            }
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
+                if chosen.len() != w as usize {
+                    return Err(Refusal::NamedCount {
+                        job: id,
+                        cluster: c,
+                        given: chosen.len(),
+                        wanted: w,
+                    });
+                }
+                for (n, &p) in chosen.iter().enumerate() {
+                    if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
+                        return Err(Refusal::Taken {
+                            job: id,
+                            cluster: c,
+                            processor: p,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A decision the engine would not carry out: counted, logged, and
+    /// kept for the console's message line. The run goes on.
+    fn refuse(&mut self, r: Refusal) {
+        self.counters.refused += 1;
+        tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy.spec().label(), "decision refused: {r}");
+        self.last_refusal = Some((self.now, r));
+    }
+
+    fn start(&mut self, d: &Decision) -> Result<(), Refusal> {
+        self.check_start(d)?;
         let now = self.now;
-        let job = &self.jobs[d.job.0];
-        assert_eq!(job.state, JobState::Queued, "a job starts once");
-        assert_eq!(
-            job.spec.components.len(),
-            d.assignment.len(),
-            "placement must cover every component"
-        );
-        let mut rate = f64::INFINITY;
+        let owner = d.job.0 as u32 + 1;
         let mut processors = Vec::with_capacity(d.assignment.len());
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
-            assert_eq!(
-                w, job.spec.components[i],
-                "placement width differs from the component"
-            );
-            assert!(
-                !d.assignment[..i].iter().any(|&(o, _)| o == c),
-                "two components on one cluster"
-            );
             let cs = &mut self.clusters[c as usize];
-            assert!(cs.free >= w, "over-allocation on cluster {c}");
             let mut got = Vec::with_capacity(w as usize);
-            if let Some(chosen) = d.processors.as_ref().map(|ps| &ps[i]) {
-                assert_eq!(
-                    chosen.len(),
-                    w as usize,
-                    "chosen processors differ from the width"
-                );
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
                 for &p in chosen {
-                    let o = &mut cs.owner[p as usize];
-                    assert_eq!(*o, 0, "processor {p} of cluster {c} is taken");
-                    *o = d.job.0 as u32 + 1;
+                    cs.owner[p as usize] = owner;
                     got.push(p);
                 }
             } else {
@@ -909,7 +976,7 @@ impl Engine {
                         break;
                     }
                     if *o == 0 {
-                        *o = d.job.0 as u32 + 1;
+                        *o = owner;
                         got.push(p as u32);
                     }
                 }
@@ -922,43 +989,44 @@ impl Engine {
             cs.free -= w;
             self.free[c as usize] -= w;
             processors.push(got);
-            rate = rate.min(self.platform.clusters[c as usize].speed);
         }
-        if !rate.is_finite() || rate <= 0.0 {
-            rate = 1.0;
-        }
+        let rate = job_rate(&self.platform, &d.assignment);
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
         job.assignment = d.assignment.clone();
         job.processors = processors;
         job.rate = rate;
-        job.rate_since = now;
         job.jumped_ahead = d.kind == StartKind::Ahead;
+        let h = &mut self.hidden[d.job.0];
+        h.rate_since = now;
+        job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;
         if job.jumped_ahead {
             self.counters.started_ahead += 1;
         }
         self.running.push(d.job);
         self.schedule_completion(d.job);
+        Ok(())
     }
 
     fn schedule_completion(&mut self, key: JobKey) {
         self.forget_events(key.0);
         let stamp = self.next_stamp;
         self.next_stamp += 1;
-        let job = &mut self.jobs[key.0];
-        job.stamp = stamp;
-        let left = SimTime((job.remaining / job.rate).ceil() as i64);
+        let job = &self.jobs[key.0];
+        let h = &mut self.hidden[key.0];
+        h.stamp = stamp;
+        let left = SimTime((h.remaining / job.rate).ceil() as i64);
         let at = self.now.saturating_add(left);
         // The estimate runs out before the work is done: the policy must
         // hear of it then (and the overrun setting applies).
-        let expires = job.estimated_end();
-        job.pending = 1;
+        let expires = job.estimated_end;
+        h.pending = 1;
         self.events
             .push(at, EventKind::Completion { job: key.0, stamp });
         if expires < at && expires >= self.now {
-            self.jobs[key.0].pending += 1;
+            self.hidden[key.0].pending += 1;
             self.events
                 .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
         }
@@ -967,15 +1035,15 @@ impl Engine {
     /// The job's pending events become stale: it ended, was put back in
     /// the queue or is about to be rescheduled.
     fn forget_events(&mut self, slot: usize) {
-        let job = &mut self.jobs[slot];
-        self.stale += job.pending as usize;
-        job.pending = 0;
-        job.stamp = 0;
+        let h = &mut self.hidden[slot];
+        self.stale += h.pending as usize;
+        h.pending = 0;
+        h.stamp = 0;
         if self.stale > 4096 && self.stale * 2 > self.events.len() {
-            let jobs = &self.jobs;
+            let hidden = &self.hidden;
             self.events.retain(|e| match e.kind {
                 EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
-                    jobs.get(job).is_some_and(|j| j.stamp == stamp)
+                    hidden[job].stamp == stamp
                 }
                 _ => true,
             });
@@ -986,16 +1054,17 @@ impl Engine {
     /// Takes a popped job event: whether it still belongs to a running job
     /// (else it is stale and dropped).
     fn live_event(&mut self, slot: usize, stamp: u64) -> bool {
-        match self.jobs.get_mut(slot) {
-            Some(j) if j.state == JobState::Running && j.stamp == stamp => {
-                j.pending -= 1;
-                true
-            }
-            _ => {
-                self.stale = self.stale.saturating_sub(1);
-                false
-            }
+        let live = self.hidden.get(slot).is_some_and(|h| h.stamp == stamp)
+            && self
+                .jobs
+                .get(slot)
+                .is_some_and(|j| j.state == JobState::Running);
+        if live {
+            self.hidden[slot].pending -= 1;
+        } else {
+            self.stale = self.stale.saturating_sub(1);
         }
+        live
     }
 
     /// A running job has reached the end of its estimate with work left.
@@ -1020,16 +1089,16 @@ impl Engine {
     /// position; its work starts again from nothing.
     fn requeue(&mut self, slot: usize) {
         self.forget_events(slot);
-        let job = self.jobs[slot].clone();
-        self.release(slot, &job);
+        self.release(slot);
         let job = &mut self.jobs[slot];
         job.state = JobState::Queued;
         job.assignment.clear();
         job.processors.clear();
-        job.remaining = job.spec.runtime.0 as f64;
         job.rate = 1.0;
         job.jumped_ahead = false;
         job.requeues += 1;
+        let h = &mut self.hidden[slot];
+        h.remaining = h.runtime.0 as f64;
         self.returning.push(slot);
         self.counters.requeued += 1;
     }
@@ -1064,7 +1133,12 @@ impl Engine {
     }
 
     /// Changes a running job's execution rate from now on (the mechanism
-    /// behind cluster speed, link slowdown and folding).
+    /// behind cluster speed, link slowdown and folding). The work done so
+    /// far is kept and the completion moves with the new rate. The
+    /// estimated end does not move: it is the wall-clock allowance the job
+    /// got when it started (its estimate at its starting rate), as a
+    /// walltime limit is, so a job slowed down can outlive it and one sped
+    /// up ends before it.
     pub fn set_rate(&mut self, key: JobKey, rate: f64) {
         let now = self.now;
         let Some(job) = self.jobs.get_mut(key.0) else {
@@ -1073,10 +1147,11 @@ impl Engine {
         if job.state != JobState::Running || rate <= 0.0 || !rate.is_finite() {
             return;
         }
-        let done = (now - job.rate_since).0 as f64 * job.rate;
-        job.remaining = (job.remaining - done).max(0.0);
+        let h = &mut self.hidden[key.0];
+        let ticks = (now - h.rate_since).0 as f64;
+        h.remaining = (h.remaining - ticks * job.rate).max(0.0);
         job.rate = rate;
-        job.rate_since = now;
+        h.rate_since = now;
         self.schedule_completion(key);
     }
 
@@ -1090,29 +1165,30 @@ impl Engine {
     /// The job leaves the system now: done, or killed with work left.
     fn finish(&mut self, slot: usize, killed: bool) {
         self.forget_events(slot);
+        self.release(slot);
         let job = self.jobs.remove(slot);
-        self.release(slot, &job);
+        let runtime = self.hidden[slot].runtime;
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
         }
         self.finished.push(JobRecord {
-            id: job.spec.id,
+            id: job.id,
             arrival: job.arrival,
-            submit: job.spec.submit,
+            submit: job.submit,
             start: job.start,
             end: self.now,
-            size: job.spec.size,
+            size: job.size,
             clusters: job
                 .assignment
                 .iter()
                 .map(|&(c, _)| c)
                 .collect::<Vec<ClusterIdx>>(),
-            components: job.spec.components,
+            components: job.components,
             estimate: job.estimate,
-            runtime: job.spec.runtime,
-            user: job.spec.user,
-            injected: job.spec.injected,
+            runtime,
+            user: job.user,
+            injected: job.injected,
             jumped_ahead: job.jumped_ahead,
             killed,
             requeues: job.requeues,
@@ -1120,7 +1196,9 @@ impl Engine {
         self.dirty = true;
     }
 
-    fn release(&mut self, slot: usize, job: &ActiveJob) {
+    /// Gives a running job's processors back.
+    fn release(&mut self, slot: usize) {
+        let job = &self.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
             let cs = &mut self.clusters[c as usize];
             for &p in procs {
@@ -1139,6 +1217,11 @@ impl Engine {
         }
     }
 
+    /// The last decision the engine refused, with its time.
+    pub fn last_refusal(&self) -> Option<&(SimTime, Refusal)> {
+        self.last_refusal.as_ref()
+    }
+
     /// Free processors per cluster.
     pub fn free_processors(&self) -> &[u32] {
         &self.free
@@ -1149,7 +1232,7 @@ impl Engine {
     pub fn job_state(&self, id: u64) -> Option<JobState> {
         self.jobs
             .iter()
-            .find(|(_, j)| j.spec.id == id)
+            .find(|(_, j)| j.id == id)
             .map(|(_, j)| j.state)
     }
 

@@ -24,8 +24,8 @@ use super::backfill::{self, expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
-use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
+use crate::sched::{BackfillView, JobKey};
 use std::collections::BTreeSet;
 
 /// A queued job's reservation.
@@ -248,7 +248,7 @@ impl Conservative {
         let estimate = job.estimate;
         let span_of = |a: &Assignment| expected_span(platform, estimate, a);
         let found = if platform.clusters.len() == 1 {
-            let w = job.spec.size;
+            let w = job.size;
             let span = span_of(&vec![(0, w)]);
             profile
                 .earliest_single(now, SimTime::MAX, w, span, None)
@@ -256,7 +256,7 @@ impl Conservative {
         } else {
             profile.earliest(
                 now,
-                &job.spec.components,
+                &job.components,
                 estimate,
                 self.placement.as_ref(),
                 &span_of,
@@ -328,7 +328,7 @@ impl Conservative {
         let overrunning = view
             .running
             .iter()
-            .any(|&k| view.job(k).estimated_end() <= now);
+            .any(|&k| view.job(k).estimated_end <= now);
         let mut chain: BTreeSet<SimTime> = BTreeSet::new();
         let mut within = SimTime::MAX;
         if overrunning {
@@ -337,7 +337,7 @@ impl Conservative {
             let started = out
                 .iter()
                 .map(|d| self.held[d.job.0].as_ref().expect("held").end);
-            within = backfill::next_estimated_end(view, started).unwrap_or(SimTime::MAX);
+            within = view.next_estimated_end(started).unwrap_or(SimTime::MAX);
         }
         for &(t, _, k) in self
             .by_start
@@ -368,6 +368,10 @@ impl Conservative {
 impl Policy for Conservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
+    }
+
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
     }
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
@@ -529,7 +533,7 @@ impl Policy for Conservative {
         if let Some(&k) = view.queue.get(heads)
             && let Some(start) = self.slot(k).map(|s| s.start)
         {
-            self.plan.head = Some(view.job(k).spec.id);
+            self.plan.head = Some(view.job(k).id);
             self.plan.shadow = Some(start);
             self.plan.extra = profile.free_at_time(start);
         }
