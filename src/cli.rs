@@ -285,19 +285,27 @@ pub enum Failure {
     BadInput(String),
     /// Something else went wrong (exit 2, with the cause).
     Other(anyhow::Error),
+    /// schedscope itself went wrong: a run lost jobs (exit 3).
+    Internal(String),
     /// Some of the work is missing or failed: a sweep's points (exit 1).
     Incomplete(String),
 }
 
 impl From<ScenarioError> for Failure {
     fn from(e: ScenarioError) -> Self {
-        Failure::BadInput(e.to_string())
+        match e {
+            ScenarioError::Internal(c) => Failure::Internal(c.to_string()),
+            e => Failure::BadInput(e.to_string()),
+        }
     }
 }
 
 impl From<SweepError> for Failure {
     fn from(e: SweepError) -> Self {
-        Failure::BadInput(e.to_string())
+        match e {
+            SweepError::Scenario(e) => e.into(),
+            e => Failure::BadInput(e.to_string()),
+        }
     }
 }
 
@@ -306,6 +314,7 @@ impl Failure {
         match self {
             Failure::Expectation | Failure::Incomplete(_) => 1,
             Failure::BadInput(_) | Failure::Other(_) => 2,
+            Failure::Internal(_) => 3,
         }
     }
 }

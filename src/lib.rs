@@ -11,5 +11,7 @@ pub mod policy;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod sched;
+pub mod simulation;
 pub mod sweep;
 pub mod workload;

@@ -210,6 +210,7 @@ mod tests {
             jumped_ahead: false,
             killed: false,
             requeues: 0,
+            held: 0.0,
         }
     }
 

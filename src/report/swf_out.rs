@@ -122,6 +122,7 @@ mod tests {
             jumped_ahead: false,
             killed: false,
             requeues: 0,
+            held: 0.0,
         };
         let t = trace(&[r], &Platform::uniform(2, 4), &[]);
         let s = &t.records[0];

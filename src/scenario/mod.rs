@@ -52,6 +52,9 @@ pub enum ScenarioError {
     Invalid { path: String, message: String },
     #[error("--set {arg}: {message}")]
     Override { arg: String, message: String },
+    /// The run lost jobs: a defect of schedscope, not of the input.
+    #[error(transparent)]
+    Internal(#[from] crate::engine::Conservation),
 }
 
 fn at_message(at: &Location, message: &str) -> String {
