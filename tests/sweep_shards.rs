@@ -212,6 +212,9 @@ fn merge_names_missing_and_failed_points_and_exits_1() {
     assert!(err.contains("policy.max_jumps=0 workload.mean_interarrival=0.7"));
     // The points that are there are printed.
     assert_eq!(text(&o.stdout).lines().count(), 1 + 3);
+    // Running the shard again redoes the unreadable point only.
+    let o = sweep(&["--out", d, "--shard", "0/3"]);
+    assert_eq!(shard_line(&text(&o.stderr)), (1, 4, 3, 0));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! overrides, axes, every point and its id); `points/<id>.json` holds one
 //! point's outcome. Every file is written whole or not at all (a temporary
 //! file, then a rename), so a shard killed at any moment leaves only
-//! finished points behind, and a re-run does only what is missing.
+//! finished points behind, and a re-run does only what is missing; a
+//! result file that does not read back is run again too.
 
 use super::{Point, Shard, SweepError, SweepSpec, digest};
 use crate::report::write_atomic;
@@ -10,6 +11,7 @@ use crate::scenario::Replications;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub const MANIFEST: &str = "sweep.json";
@@ -254,14 +256,27 @@ impl Folder {
         matches!(self.read(point), Some(Ok(f)) if f.status == "ok" && f.summary.is_some())
     }
 
+    /// Writes a point's result: into a temporary file beside it, then
+    /// renamed, so that a reader (or a re-run after a kill) sees the whole
+    /// file or none. Unlike reports, point files are not synced to disk one
+    /// by one: on a sweep of small points that costs more than the points
+    /// (about 6 ms a file here). A file left empty or cut by a machine crash
+    /// does not parse, counts as not done, and is run again.
     pub fn write(&self, file: &PointFile) -> Result<(), SweepError> {
-        let text = serde_json::to_string_pretty(file).unwrap_or_default() + "\n";
-        write_atomic(&self.point_path(&file.id), |w| w.write_all(text.as_bytes())).map_err(|e| {
+        // Compact: read by merge, not by people (`merge --format json`
+        // prints them pretty).
+        let text = serde_json::to_string(file).unwrap_or_default() + "\n";
+        let fail = |e: std::io::Error| {
             folder_err(
                 &self.dir,
                 format!("cannot write the result of point {}: {e}", file.id),
             )
-        })
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(self.dir.join(POINTS)).map_err(fail)?;
+        tmp.write_all(text.as_bytes()).map_err(fail)?;
+        tmp.persist(self.point_path(&file.id))
+            .map_err(|e| fail(e.error))?;
+        Ok(())
     }
 }
 
