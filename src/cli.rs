@@ -69,6 +69,7 @@ pub enum Command {
     Merge {
         /// The folder given to `sweep --out`.
         dir: PathBuf,
+        /// How to print the rows (as `sweep --format`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
