@@ -14,7 +14,7 @@ pub use snapshot::{ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
 use crate::sched::rate::{job_rate, span};
 use crate::sched::{
-    Decision, Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, StartKind, SystemView,
+    Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
 use crate::workload::JobSource;
 use crate::workload::estimates::{EstimateModel, Estimator, OnOverrun};
@@ -228,13 +228,11 @@ pub struct Engine {
     /// that a policy keeping state between decision points knows to look
     /// at the whole queue again.
     queue_edits: u64,
-    decisions: Vec<Decision>,
+    decisions: Vec<Start>,
     /// The last wake-up the policy asked for.
     wake: Option<SimTime>,
-    /// Jobs started ahead of the queue whose estimate ran out while they
-    /// ran, under `on_overrun = "requeue"`: aborted, oldest first, when the
-    /// head of the queue needs their processors.
-    expired: Vec<(usize, u64)>,
+    /// The policy's aborts at the current decision point (a buffer).
+    aborts: Vec<crate::sched::Abort>,
     /// Aborted jobs, back in the queue once the job they made room for
     /// (slot, arrival) has started.
     returning: Vec<usize>,
@@ -301,7 +299,7 @@ impl Engine {
             queue_edits: 0,
             decisions: Vec::new(),
             wake: None,
-            expired: Vec::new(),
+            aborts: Vec::new(),
             returning: Vec::new(),
             aborted_for: None,
             next_stamp: 1,
@@ -673,105 +671,59 @@ impl Engine {
             running: &self.running,
             jobs: &self.jobs,
             queue_edits: self.queue_edits,
+            requeue_expired: self.requeue_expired(),
         }
     }
 
-    /// Aborts jobs started ahead of the queue whose estimate has run out,
-    /// oldest first, while the head of the queue cannot start, until it
-    /// can or none is left (the malleability paper's launcher: "looks for
-    /// expired windows of previously backfilled jobs starting with the
-    /// oldest one, until there are no more backfilled jobs or the just
-    /// freed partition is suitable for the job at the head of the wait
-    /// queue"). The head needs them once its reservation is due (the
-    /// shadow time, for a policy that makes one); before that, or when the
-    /// head can start anyway, an expired job keeps running.
-    fn abort_expired_for_head(&mut self) {
-        self.prune_expired();
-        if self.expired.is_empty() {
-            return;
+    fn requeue_expired(&self) -> bool {
+        self.estimator.model().on_overrun == OnOverrun::Requeue
+    }
+
+    /// Carries out a policy's abort, or says why not.
+    fn abort(&mut self, a: &crate::sched::Abort) -> Result<(), Refusal> {
+        let slot = a.job.0;
+        if self
+            .jobs
+            .get(slot)
+            .is_none_or(|j| j.state != JobState::Running)
+        {
+            return Err(Refusal::NotRunning(slot));
         }
-        let jobs = &self.jobs;
-        self.expired
-            .sort_by_key(|&(s, _)| (jobs[s].start, jobs[s].arrival));
-        let Some(&head) = self.queue.first() else {
-            return;
-        };
-        let head_id = self.jobs[head.0].id;
-        let due = match self.policy.state(&self.view()) {
-            PolicyState::Backfill {
-                head,
-                shadow: Some(t),
-            } if head == head_id => t <= self.overrun_horizon(),
-            _ => true,
-        };
-        if !due || !self.aborts_free_head() {
-            return;
-        }
-        self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
-        let mut aborted = 0;
-        while let Some(&head) = self.queue.first() {
-            let widths = &self.jobs[head.0].components;
-            if self.policy.fits_now(widths, &self.free) || aborted == self.expired.len() {
-                break;
+        if a.requeue {
+            if let Some(&head) = self.queue.first() {
+                self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
             }
-            self.requeue(self.expired[aborted].0);
-            aborted += 1;
+            self.requeue(slot);
+        } else {
+            self.finish(slot, true);
         }
-        self.expired.drain(..aborted);
-    }
-
-    /// Drops from the expired list the jobs that ended or were aborted
-    /// since (and any later job in the same slot).
-    fn prune_expired(&mut self) {
-        let now = self.now;
-        let jobs = &self.jobs;
-        self.expired.retain(|&(s, arrival)| {
-            jobs.get(s).is_some_and(|j| {
-                j.arrival == arrival
-                    && j.state == JobState::Running
-                    && j.jumped_ahead
-                    && j.estimated_end <= now
-            })
-        });
-    }
-
-    /// Whether aborting every expired job would let the head of the queue
-    /// start now. Where it would not, none is aborted: their work would be
-    /// lost for nothing, and a job started ahead again into the processors
-    /// given back could be aborted again and again while the head waits.
-    /// Each abort round so lets the head start, so the rounds are bounded.
-    fn aborts_free_head(&self) -> bool {
-        let Some(&head) = self.queue.first() else {
-            return false;
-        };
-        let mut free = self.free.clone();
-        for &(s, _) in &self.expired {
-            for &(c, w) in &self.jobs[s].assignment {
-                free[c as usize] += w;
-            }
-        }
-        self.policy.fits_now(&self.jobs[head.0].components, &free)
-    }
-
-    /// The latest reservation time that waits only for jobs that have
-    /// outlived their estimates. Such a job is expected to end one tick
-    /// from now, at every decision point; a reservation behind it (or
-    /// behind reservations made behind it) is due, for all the profile
-    /// knows, as soon as it ends, while one at or after the next estimated
-    /// end of a job still within its estimate waits for that job.
-    fn overrun_horizon(&self) -> SimTime {
-        let now = self.now;
-        match self.view().next_estimated_end([]) {
-            Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
-            None => SimTime::MAX,
-        }
+        Ok(())
     }
 
     /// A decision point: ask the policy and start what it chose.
     fn schedule(&mut self) {
         self.dirty = false;
-        if !self.expired.is_empty() {
-            self.abort_expired_for_head();
+        let requeue = self.requeue_expired();
+        if requeue && !self.queue.is_empty() && !self.running.is_empty() {
+            let mut aborts = std::mem::take(&mut self.aborts);
+            aborts.clear();
+            let view = SystemView {
+                now: self.now,
+                platform: &self.platform,
+                free: &self.free,
+                queue: &self.queue,
+                running: &self.running,
+                jobs: &self.jobs,
+                queue_edits: self.queue_edits,
+                requeue_expired: requeue,
+            };
+            self.policy.aborts(&view, &mut aborts);
+            for a in aborts.drain(..) {
+                if let Err(r) = self.abort(&a) {
+                    self.refuse(r);
+                }
+            }
+            self.aborts = aborts;
         }
         if self.queue.is_empty() {
             return;
@@ -787,6 +739,7 @@ impl Engine {
                 running: &self.running,
                 jobs: &self.jobs,
                 queue_edits: self.queue_edits,
+                requeue_expired: requeue,
             };
             self.policy.schedule(&view, &mut decisions);
         }
@@ -831,9 +784,15 @@ impl Engine {
             }
         }
         self.decisions = decisions;
-        if !self.expired.is_empty() {
-            self.prune_expired();
-            self.watch_expired();
+        if requeue && let Some(t) = self.policy.recheck_at(&self.view()) {
+            if t > self.now {
+                if self.wake != Some(t) {
+                    self.wake = Some(t);
+                    self.events.push(t, EventKind::Wake);
+                }
+            } else {
+                self.events.push(self.now, EventKind::Wake);
+            }
         }
         if let Some(t) = self.policy.wake_at()
             && t > self.now
@@ -844,43 +803,9 @@ impl Engine {
         }
     }
 
-    /// Expired jobs wait for the head's reservation to come due: decide
-    /// again then, or at once (to abort them) when it is due already and
-    /// the head cannot start.
-    fn watch_expired(&mut self) {
-        let Some(&head) = self.queue.first() else {
-            return;
-        };
-        let PolicyState::Backfill {
-            head: id,
-            shadow: Some(t),
-        } = self.policy.state(&self.view())
-        else {
-            return;
-        };
-        if id != self.jobs[head.0].id {
-            return;
-        }
-        if t > self.overrun_horizon() {
-            if self.wake != Some(t) {
-                self.wake = Some(t);
-                self.events.push(t, EventKind::Wake);
-            }
-        } else {
-            if !self
-                .policy
-                .fits_now(&self.jobs[head.0].components, &self.free)
-                && self.aborts_free_head()
-            {
-                // Such a round aborts expired jobs until the head fits.
-                self.events.push(self.now, EventKind::Wake);
-            }
-        }
-    }
-
     /// Checks a start decision against the job table and the free
     /// processors, changing nothing.
-    fn check_start(&self, d: &Decision) -> Result<(), Refusal> {
+    fn check_start(&self, d: &Start) -> Result<(), Refusal> {
         let Some(job) = self
             .jobs
             .get(d.job.0)
@@ -960,7 +885,7 @@ impl Engine {
         self.last_refusal = Some((self.now, r));
     }
 
-    fn start(&mut self, d: &Decision) -> Result<(), Refusal> {
+    fn start(&mut self, d: &Start) -> Result<(), Refusal> {
         self.check_start(d)?;
         let now = self.now;
         let owner = d.job.0 as u32 + 1;
@@ -1080,11 +1005,9 @@ impl Engine {
         match self.estimator.model().on_overrun {
             OnOverrun::Continue => {}
             OnOverrun::Kill => self.finish(slot, true),
-            OnOverrun::Requeue => {
-                if self.jobs[slot].jumped_ahead {
-                    self.expired.push((slot, self.jobs[slot].arrival));
-                }
-            }
+            // The policy decides when to abort (it sees the job as
+            // expired from now on).
+            OnOverrun::Requeue => {}
         }
     }
 

@@ -270,7 +270,7 @@ fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
 mod protocol {
     use crate::engine::{Engine, EngineConfig};
     use crate::model::{JobSpec, Platform, SimTime};
-    use crate::sched::{Decision, JobKey, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+    use crate::sched::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
     use crate::workload::estimates::{EstimateModel, OnOverrun};
 
     fn secs(s: i64) -> SimTime {
@@ -347,18 +347,24 @@ mod protocol {
             free[0] >= widths[0]
         }
 
-        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<crate::sched::Abort>) {}
+
+        fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
             let Some(&head) = view.queue.first() else {
                 return;
             };
             let w = view.job(head).size;
-            let start = |assignment, processors| Decision {
+            let start = |assignment, processors| Start {
                 job: head,
                 assignment,
                 kind: StartKind::Head,
                 processors,
             };
-            out.push(Decision {
+            out.push(Start {
                 job: JobKey(999),
                 ..start(vec![(0, w)], None)
             });
