@@ -3,6 +3,7 @@
 //! headless.
 
 use crate::report;
+use crate::report::out_dir::{self, OutDir};
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -183,14 +184,24 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             out,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            // The folder is checked, and its staging folder made, before
+            // the simulation: a bad --out costs no run.
+            let out = match &out {
+                Some(dir) => {
+                    let out = OutDir::prepare(dir).map_err(|e| Failure::BadInput(e.to_string()))?;
+                    out_dir::remove_on_signal().map_err(|e| Failure::Other(e.into()))?;
+                    Some(out)
+                }
+                None => None,
+            };
             let opts = RunOptions {
                 replications,
                 seed,
                 keep_records: out.is_some() || format == Format::Csv,
             };
             let result = run_with_progress(&sc, &opts)?;
-            if let Some(dir) = &out {
-                write_out(dir, &sc, &result)?;
+            if let Some(out) = out {
+                write_out(out, &sc, &result)?;
             }
             match format {
                 Format::Table => print!("{}", report::table::render(&sc, &result)),
@@ -252,21 +263,17 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-fn write_out(dir: &Path, sc: &Scenario, result: &RunResult) -> Result<(), Failure> {
-    let io = |what: &str, e: std::io::Error| {
-        Failure::BadInput(format!("{}: cannot write {what}: {e}", dir.display()))
-    };
-    std::fs::create_dir_all(dir).map_err(|e| io("the folder", e))?;
+/// Writes a run's files into `out` and puts them in place together.
+fn write_out(out: OutDir, sc: &Scenario, result: &RunResult) -> Result<(), Failure> {
+    let bad = |e: out_dir::OutDirError| Failure::BadInput(e.to_string());
     let summary = report::json::to_text(&report::json::summary(sc, result));
-    report::write_atomic(&dir.join("summary.json"), |w| {
-        w.write_all(summary.as_bytes())
-    })
-    .map_err(|e| io("summary.json", e))?;
-    report::write_atomic(&dir.join("jobs.csv"), |w| {
+    out.write("summary.json", |w| w.write_all(summary.as_bytes()))
+        .map_err(bad)?;
+    out.write("jobs.csv", |w| {
         report::csv::write_jobs(w, result, sc.group_bounds())
     })
-    .map_err(|e| io("jobs.csv", e))?;
-    Ok(())
+    .map_err(bad)?;
+    out.commit().map_err(bad)
 }
 
 /// Runs with a progress bar on stderr once the run takes longer than a
