@@ -324,3 +324,96 @@ fn headless_without_a_terminal_prints_the_default_tables() {
         "{out}"
     );
 }
+
+#[test]
+fn validate_and_check_report_missing_data_on_one_line_and_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let bounded = "\n[expect]\njobs = { min = 1.0 }\n";
+    let missing = write(
+        dir.path(),
+        "a-missing.toml",
+        &format!(
+            "name = \"m\"\n[workload]\nkind = \"swf\"\npath = \"traces/KTH.swf.gz\"\n{bounded}"
+        ),
+    );
+    let unbounded = write(
+        dir.path(),
+        "b-unbounded.toml",
+        "name = \"u\"\n[workload]\nkind = \"batsim\"\npath = \"w.json\"\ndownload = \"https://example.org/w\"\n",
+    );
+    let good = write(
+        dir.path(),
+        "c-good.toml",
+        &format!("{SMALL}jobs = [{{ submit = 0, size = 1, runtime = 1 }}]\n{bounded}"),
+    );
+    let args = |cmd: &'static str| -> Vec<String> {
+        [cmd.to_string()]
+            .into_iter()
+            .chain(
+                [&missing, &unbounded, &good]
+                    .iter()
+                    .map(|p| p.display().to_string()),
+            )
+            .collect()
+    };
+    let run_args = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        schedscope(&a)
+    };
+
+    let o = run_args(args("validate"));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "one line per scenario: {out}");
+    assert!(
+        lines[0].starts_with("missing ")
+            && lines[0].contains("a-missing.toml:4: the trace traces/KTH.swf.gz is missing")
+            && lines[0].contains("Parallel Workloads Archive (https://www.cs.huji.ac.il/labs/parallel/workload/logs.html)")
+            && lines[0].contains("--set workload.path=/path/to/KTH.swf.gz"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("missing ")
+            && lines[1].contains("the workload file w.json")
+            && lines[1].contains("download it from https://example.org/w"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("ok ") && lines[2].contains("c-good.toml"));
+    assert!(!out.contains("with --set"), "no --set was given: {out}");
+    assert!(
+        stderr(&o).contains("2 of 3 scenarios could not be read"),
+        "{}",
+        stderr(&o)
+    );
+
+    // check passes over the scenario without bounds, reports the missing
+    // trace and still checks the last one.
+    let o = run_args(args("check"));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("missing ") && out.contains("a-missing.toml:4:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("b-unbounded.toml has no [expect] bounds"),
+        "{out}"
+    );
+    assert!(out.contains("  pass  jobs = 1.0000"), "{out}");
+    assert!(stderr(&o).contains("1 of 3 scenarios could not be checked"));
+
+    // With an override, the message names it rather than a --set never given.
+    let o = schedscope(&[
+        "run",
+        missing.to_str().unwrap(),
+        "--set",
+        "policy.name=fcfs",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("a-missing.toml (with policy.name=fcfs):"),
+        "{err}"
+    );
+}

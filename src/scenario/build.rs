@@ -14,6 +14,10 @@ use crate::workload::{batsim, inline, swf};
 use std::sync::Arc;
 use toml::Spanned;
 
+/// Where the Standard Workload Format traces come from.
+pub const PARALLEL_WORKLOADS_ARCHIVE: &str =
+    "the Parallel Workloads Archive (https://www.cs.huji.ac.il/labs/parallel/workload/logs.html)";
+
 /// What validation learned about the workload, kept so that replications
 /// do not read files again.
 #[derive(Clone, Debug, Default)]
@@ -185,6 +189,31 @@ fn trace_jobs(
         )
     })?;
     let full = s.resolve(path.get_ref());
+    if !full.exists() {
+        let given = std::path::Path::new(path.get_ref());
+        let mut looked = vec![full.display().to_string()];
+        if given.is_relative() && given != full {
+            looked.push(given.display().to_string());
+        }
+        let download = w
+            .download
+            .as_ref()
+            .map(|d| d.get_ref().clone())
+            .or_else(|| {
+                (kind == WorkloadKind::Swf).then(|| PARALLEL_WORKLOADS_ARCHIVE.to_string())
+            });
+        return Err(ScenarioError::MissingData(Box::new(super::MissingData {
+            at: s.location(path.span()),
+            what: if kind == WorkloadKind::Swf {
+                "the trace"
+            } else {
+                "the workload file"
+            },
+            given: path.get_ref().clone(),
+            looked,
+            download,
+        })));
+    }
     let mut notes = Vec::new();
     // (job, where it is in the trace) for every runnable job.
     let (jobs, where_, trace_procs, name): (Vec<JobSpec>, Vec<String>, u32, String) = match kind {

@@ -112,6 +112,8 @@ pub struct WorkloadSection {
     /// Jobs larger than the platform: reject the scenario, clamp them to the
     /// largest cluster, or skip them (counted).
     pub oversize: Option<Spanned<Oversize>>,
+    /// Where the file can be downloaded, said when it is missing.
+    pub download: Option<Spanned<String>>,
 }
 
 impl WorkloadSection {
@@ -132,7 +134,7 @@ impl WorkloadSection {
         if let Some(j) = &self.jobs {
             v.push(("jobs", j.first().map_or(self.kind.span(), |x| x.span())));
         }
-        g!(path, first_jobs, start_time, end_time, oversize);
+        g!(path, first_jobs, start_time, end_time, oversize, download);
         v
     }
 }
@@ -149,9 +151,14 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "split",
         ],
         WorkloadKind::Jobs => &["jobs"],
-        WorkloadKind::Swf | WorkloadKind::Batsim => {
-            &["path", "first_jobs", "start_time", "end_time", "oversize"]
-        }
+        WorkloadKind::Swf | WorkloadKind::Batsim => &[
+            "path",
+            "first_jobs",
+            "start_time",
+            "end_time",
+            "oversize",
+            "download",
+        ],
     }
 }
 
