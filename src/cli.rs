@@ -211,7 +211,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 ),
                 Format::Csv => {
                     let mut stdout = std::io::stdout().lock();
-                    report::csv::write_jobs(&mut stdout, &result, sc.group_bounds())
+                    report::csv::write_jobs(&mut stdout, &result, &sc)
                         .map_err(|e| Failure::Other(e.into()))?;
                 }
             }
@@ -298,10 +298,8 @@ fn write_out(out: OutDir, sc: &Scenario, result: &RunResult) -> Result<(), Failu
     let summary = report::json::to_text(&report::json::summary(sc, result));
     out.write("summary.json", |w| w.write_all(summary.as_bytes()))
         .map_err(bad)?;
-    out.write("jobs.csv", |w| {
-        report::csv::write_jobs(w, result, sc.group_bounds())
-    })
-    .map_err(bad)?;
+    out.write("jobs.csv", |w| report::csv::write_jobs(w, result, sc))
+        .map_err(bad)?;
     out.commit().map_err(bad)
 }
 

@@ -417,3 +417,52 @@ fn validate_and_check_report_missing_data_on_one_line_and_go_on() {
         "{err}"
     );
 }
+
+#[test]
+fn the_csv_marks_warm_up_jobs_so_its_measured_rows_give_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = schedscope(&[
+        "run",
+        "scenarios/default.toml",
+        "--set",
+        "run.jobs=3000",
+        "--set",
+        "run.warmup_jobs=500",
+        "--replications",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let mut r = csv::Reader::from_path(out.join("jobs.csv")).unwrap();
+    let header = r.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (resp, rep, measured) = (col("response"), col("replication"), col("measured"));
+    // (sum of responses, measured rows, warm-up rows) per replication.
+    let mut per_rep = [(0.0f64, 0u64, 0u64); 2];
+    for row in r.records() {
+        let row = row.unwrap();
+        let e = &mut per_rep[row[rep].parse::<usize>().unwrap()];
+        match &row[measured] {
+            "1" => {
+                e.0 += row[resp].parse::<f64>().unwrap();
+                e.1 += 1;
+            }
+            "0" => e.2 += 1,
+            other => panic!("measured is 0 or 1, found {other}"),
+        }
+    }
+    for (sum, n, warm) in per_rep {
+        assert_eq!((n, warm), (2500, 500), "{sum}");
+    }
+    let art = per_rep.iter().map(|(s, n, _)| s / *n as f64).sum::<f64>() / 2.0;
+    let expected = summary["metrics"]["overall"]["art"].as_f64().unwrap();
+    assert!(
+        (art - expected).abs() <= 1e-9 * expected,
+        "ART from the CSV's measured rows {art}, summary {expected}"
+    );
+    assert_eq!(summary["jobs"], 5000);
+}
