@@ -31,10 +31,12 @@ pub struct Cli {
 pub enum Command {
     /// Open the live console on a scenario.
     Console {
+        /// The scenario file (TOML; see scenarios/README.md).
         scenario: PathBuf,
         /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
         #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
         sets: Vec<String>,
+        /// The base seed, instead of the scenario's `seed`.
         #[arg(long)]
         seed: Option<u64>,
         /// Start paused at time 0: Space runs, `.` steps one event (for
@@ -44,6 +46,7 @@ pub enum Command {
     },
     /// Run a scenario headless and report its metrics.
     Run {
+        /// The scenario file (TOML; see scenarios/README.md).
         scenario: PathBuf,
         /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
         #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
@@ -51,11 +54,16 @@ pub enum Command {
         /// Number of replications, or "auto" (until ART's 95 % half-width is within 5 %).
         #[arg(long, value_parser = parse_replications)]
         replications: Option<Replications>,
+        /// The base seed, instead of the scenario's `seed`; replication r
+        /// runs on a seed derived from it.
         #[arg(long)]
         seed: Option<u64>,
+        /// How to print the result: tables, the JSON summary, or one CSV
+        /// row per job.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Write summary.json and jobs.csv into this folder.
+        /// Write summary.json and jobs.csv into this folder, as one unit
+        /// (the folder must be new, empty or hold an earlier result).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
@@ -74,13 +82,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Run scenarios and test their [expect] bounds (exit 1 when one fails).
+    /// Run scenarios and test their [expect] bounds (exit 1 when one fails, 2 when a scenario cannot be run).
     Check {
+        /// Scenario files; those without [expect] bounds are passed over.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
     /// Read and validate scenarios without running them.
     Validate {
+        /// Scenario files, each reported on one line.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
@@ -95,6 +105,7 @@ pub enum Command {
 pub enum SwfCommand {
     /// Jobs, submit span, processors and skipped lines by reason.
     Info {
+        /// Trace files, plain or gzip compressed.
         #[arg(required = true)]
         traces: Vec<PathBuf>,
     },
@@ -102,8 +113,11 @@ pub enum SwfCommand {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Tables for the terminal.
     Table,
+    /// The JSON summary (the schema is in scenarios/README.md).
     Json,
+    /// One row per job.
     Csv,
 }
 

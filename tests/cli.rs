@@ -466,3 +466,163 @@ fn the_csv_marks_warm_up_jobs_so_its_measured_rows_give_the_summary() {
     );
     assert_eq!(summary["jobs"], 5000);
 }
+
+#[test]
+fn messages_speak_of_the_scenario_not_of_rust_types() {
+    let rust = [
+        "expected u32",
+        "expected u64",
+        "expected f64",
+        "expected i64",
+        "struct ",
+        "invalid type",
+        "invalid value",
+        "i128",
+        "unknown variant",
+        "unknown field",
+    ];
+    let plain = |err: &str| {
+        for r in rust {
+            assert!(!err.contains(r), "names a Rust type ({r}): {err}");
+        }
+    };
+    for (set, says) in [
+        (
+            "run.jobs=abc",
+            "`jobs` must be a whole number from 0 to 4294967295, found \"abc\"",
+        ),
+        ("run.jobs=-3", "found -3"),
+        (
+            "workload.mean_runtime=x",
+            "`mean_runtime` must be a number, found \"x\"",
+        ),
+        (
+            "policy=fcfs",
+            "`policy` must be a policy table, e.g. { name = \"easy\" }",
+        ),
+        (
+            "policy.name=lifo",
+            "must be one of \"fcfs\", \"fpfs\", \"easy\", \"conservative\"",
+        ),
+        ("estimates=3", "must be an estimates table"),
+        (
+            "seed=123456789012345678901234567890",
+            "123456789012345678901234567890 is not a number TOML can hold",
+        ),
+    ] {
+        let o = schedscope(&["run", "scenarios/teach-jumping.toml", "--set", set]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{set}: {err}");
+        assert!(err.contains(says), "{set}: {err}");
+        plain(&err);
+    }
+    let (code, err, _) = run_text(&format!(
+        "seed = 123456789012345678901234567890\n{SMALL}jobs = [{{ submit = 0, size = 1, runtime = 1 }}]\n"
+    ));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`seed` must be a whole number from 0 to 18446744073709551615, found 123456789012345678901234567890"),
+        "{err}"
+    );
+    plain(&err);
+}
+
+#[test]
+fn an_unknown_generator_key_lists_that_kinds_keys_only() {
+    let o = schedscope(&["run", "scenarios/default.toml", "--set", "workload.bogus=1"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("unknown key `bogus` for workload kind \"ngubiri\" (it takes: `kind`, `q`, `min_size`, `max_size`, `mean_interarrival`, `mean_runtime`, `split`)"),
+        "{err}"
+    );
+    for other in ["`path`", "`jobs`", "`first_jobs`", "`oversize`"] {
+        assert!(
+            !err.contains(other),
+            "lists another kind's key {other}: {err}"
+        );
+    }
+}
+
+#[test]
+fn times_past_what_the_simulation_holds_are_refused_not_clamped() {
+    let job = |fields: &str| format!("{SMALL}jobs = [{{ size = 1, {fields} }}]\n");
+    for (fields, says) in [
+        (
+            "submit = 0, runtime = 9e15",
+            "`runtime` must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found 9e15",
+        ),
+        (
+            "submit = 1e300, runtime = 1",
+            "`submit` must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found 1e300",
+        ),
+        (
+            "submit = 9e12, runtime = 9e12",
+            "job 1: submit + runtime = 1.8e13 s is past the latest time",
+        ),
+        (
+            "submit = 0, runtime = 1, estimate = 1e13",
+            "`estimate` must be a time in seconds",
+        ),
+    ] {
+        let (code, err, _) = run_text(&job(fields));
+        assert_eq!(code, 2, "{fields}: {err}");
+        assert!(err.contains(says), "{fields}: {err}");
+    }
+    // The largest time that fits runs, and ends there.
+    let (code, err, _) = run_text(&job("submit = 0, runtime = 9.2e12"));
+    assert_eq!(code, 0, "{err}");
+    let o = schedscope(&[
+        "run",
+        "scenarios/default.toml",
+        "--set",
+        "workload.mean_runtime=1e11",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`mean_runtime` = 1e11 s would take run times past"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "t.swf",
+        "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 9000000000000000 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    let sc = write(
+        dir.path(),
+        "s.toml",
+        "name = \"t\"\n[workload]\nkind = \"swf\"\npath = \"t.swf\"\n",
+    );
+    let o = schedscope(&["run", sc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("t.swf line 3: job 2: its times reach past the latest time"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_option_has_help() {
+    use clap::CommandFactory;
+    let cli = schedscope::cli::Cli::command();
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id != "help" && id != "version" && arg.get_help().is_none() {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            // The sweep command's options are documented with its own work.
+            if sub.get_name() != "sweep" {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&cli, "schedscope", &mut missing);
+    assert!(missing.is_empty(), "options without help: {missing:?}");
+}

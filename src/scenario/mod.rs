@@ -3,6 +3,7 @@
 //! line and field and says what is allowed.
 
 mod build;
+mod messages;
 pub mod overrides;
 pub mod schema;
 pub mod values;
@@ -221,11 +222,13 @@ impl Scenario {
 /// fields or reading any workload file.
 fn parse_file(text: &str, origin: &str) -> Result<ScenarioFile, ScenarioError> {
     toml::from_str(text).map_err(|e| {
-        let message = e.message().to_string();
+        let message = messages::plain(e.message(), text);
         match e.span() {
             Some(span) => ScenarioError::At {
                 message: match key_before(text, span.start) {
-                    Some(key) if !message.contains(key) => format!("`{key}` {message}"),
+                    Some(key) if !message.contains(&format!("`{key}`")) => {
+                        format!("`{key}` {message}")
+                    }
                     _ => message,
                 },
                 at: locate(text, origin, span),
