@@ -1,6 +1,8 @@
 //! The command line as users and scripts meet it: exit codes, messages that
 //! say where input is wrong, reports, and byte-identical reruns.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -301,10 +303,8 @@ fn validate_every_shipped_scenario() {
             .map(|p| p.display().to_string())
             .collect();
     paths.sort();
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/swf");
-    if !shared.exists() {
+    if common::shared_data("swf").is_none() || common::shared_data("reference_outputs").is_none() {
         // Trace scenarios need the traces; validate the rest.
-        println!("skipping trace scenarios: {} is absent", shared.display());
         paths.retain(|p| !std::fs::read_to_string(p).unwrap().contains("shared/data"));
     }
     let mut args = vec!["validate"];
