@@ -353,9 +353,15 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
             let b = indicatif::ProgressBar::new(total.max(1));
             b.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{msg} {bar:40} {pos}/{len} jobs ({per_sec}, eta {eta})",
+                    "{msg} {bar:40} {pos}/{len} jobs ({rate}, eta {eta})",
                 )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&rate(s.per_sec()));
+                    },
+                ),
             );
             b.set_message(name.to_string());
             bar = Some(b);
@@ -371,6 +377,22 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+}
+
+/// Jobs per second to three figures: `3.87 M jobs/s`, not
+/// `3,874,421.3544/s`.
+fn rate(per_sec: f64) -> String {
+    let (v, unit) = match per_sec {
+        x if x >= 1e6 => (x / 1e6, " M"),
+        x if x >= 1e3 => (x / 1e3, " k"),
+        x => (x, ""),
+    };
+    let decimals = match v {
+        v if v >= 100.0 => 0,
+        v if v >= 10.0 => 1,
+        _ => 2,
+    };
+    format!("{v:.decimals$}{unit} jobs/s")
 }
 
 /// The points of a sweep: the cross product of every `--vary`.
@@ -603,5 +625,19 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
         Err(Failure::Expectation)
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_read_at_a_glance() {
+        assert_eq!(rate(3_874_421.354_4), "3.87 M jobs/s");
+        assert_eq!(rate(874_421.0), "874 k jobs/s");
+        assert_eq!(rate(12_345.6), "12.3 k jobs/s");
+        assert_eq!(rate(512.4), "512 jobs/s");
+        assert_eq!(rate(0.5), "0.50 jobs/s");
     }
 }
