@@ -142,11 +142,16 @@ pub enum Failure {
     BadInput(String),
     /// Something else went wrong (exit 2, with the cause).
     Other(anyhow::Error),
+    /// schedscope itself went wrong: a run lost jobs (exit 3).
+    Internal(String),
 }
 
 impl From<ScenarioError> for Failure {
     fn from(e: ScenarioError) -> Self {
-        Failure::BadInput(e.to_string())
+        match e {
+            ScenarioError::Internal(c) => Failure::Internal(c.to_string()),
+            e => Failure::BadInput(e.to_string()),
+        }
     }
 }
 
@@ -155,6 +160,7 @@ impl Failure {
         match self {
             Failure::Expectation => 1,
             Failure::BadInput(_) | Failure::Other(_) => 2,
+            Failure::Internal(_) => 3,
         }
     }
 }
@@ -551,11 +557,13 @@ fn sweep(
 
 /// Runs every scenario that has `[expect]` bounds and tests them. A
 /// scenario that cannot be read or run is reported on its own line and the
-/// rest are still checked: exit 2 when any could not be, else 1 when a
-/// bound failed.
+/// rest are still checked: exit 3 when a run lost jobs, else 2 when a
+/// scenario could not be checked, else 1 when a bound failed.
 fn check(paths: &[PathBuf]) -> Result<(), Failure> {
     let mut failed = false;
     let mut unread = Failed::default();
+    // Runs that ended with jobs not accounted for: a defect of schedscope.
+    let mut lost = 0;
     for p in paths {
         match crate::scenario::has_expectations(p) {
             Ok(true) => {}
@@ -582,6 +590,11 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
             Ok(r) => r,
             Err(Failure::BadInput(m)) => {
                 unread.count += 1;
+                println!("error   {}: {m}", p.display());
+                continue;
+            }
+            Err(Failure::Internal(m)) => {
+                lost += 1;
                 println!("error   {}: {m}", p.display());
                 continue;
             }
@@ -619,6 +632,12 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
                 println!("  FAIL  {name} = {x:.4} (expected {range}; {by})");
             }
         }
+    }
+    if lost > 0 {
+        return Err(Failure::Internal(format!(
+            "{lost} of {} scenario runs ended with jobs not accounted for: see the lines above",
+            paths.len()
+        )));
     }
     unread.into_result(paths.len(), "could not be checked")?;
     if failed {

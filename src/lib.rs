@@ -10,4 +10,6 @@ pub mod policy;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod sched;
+pub mod simulation;
 pub mod workload;

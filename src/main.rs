@@ -9,7 +9,7 @@ fn main() -> ExitCode {
         Err(f) => {
             match &f {
                 Failure::Expectation => eprintln!("schedscope: an expectation failed"),
-                Failure::BadInput(m) => eprintln!("schedscope: {m}"),
+                Failure::BadInput(m) | Failure::Internal(m) => eprintln!("schedscope: {m}"),
                 Failure::Other(e) => eprintln!("schedscope: {e:#}"),
             }
             ExitCode::from(f.exit_code())

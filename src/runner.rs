@@ -74,6 +74,7 @@ pub fn run_replication(
             break;
         }
     }
+    engine.check_conservation()?;
     Ok(ReplicationResult {
         index,
         seed,

@@ -282,3 +282,62 @@ fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
     .to_string();
     assert!(err.contains("backfilling"), "{err}");
 }
+
+/// The teaching example's five jobs, switched from EASY to conservative
+/// backfilling at `at`: (id, start, end) of each, in id order.
+fn teach_backfill_switched_at(at: f64) -> Vec<(u64, i64, i64)> {
+    use schedscope::engine::Command;
+    let jobs: [J; 5] = [
+        (1, 0, 2, 20, 20),
+        (2, 0, 1, 5, 5),
+        (3, 1, 4, 5, 5),
+        (4, 1, 2, 10, 10),
+        (5, 2, 1, 10, 10),
+    ];
+    let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(specs.into_iter()),
+        &PolicySpec {
+            name: Easy,
+            ..PolicySpec::default()
+        },
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.schedule_command(
+        SimTime::from_secs_f64(at),
+        Command::SetPolicy {
+            policy: PolicySpec {
+                name: Conservative,
+                ..PolicySpec::default()
+            },
+        },
+    );
+    e.run();
+    e.check_conservation().expect("every job ended");
+    let mut v: Vec<(u64, i64, i64)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_switch_to_conservative_mid_run_keeps_every_job() {
+    // A and B run from 0 under EASY. At 1.5 conservative backfilling takes
+    // over with them running: H is reserved at 20 (A's end), Q at 5 (B's
+    // end) until 15, and C, arriving at 2, would delay Q: it waits for H,
+    // to 25. The same as conservative from the start, and the same when
+    // the switch comes at 0.
+    let want = vec![(1, 0, 20), (2, 0, 5), (3, 20, 25), (4, 5, 15), (5, 25, 35)];
+    assert_eq!(teach_backfill_switched_at(1.5), want);
+    assert_eq!(teach_backfill_switched_at(0.0), want);
+    // After C has been backfilled by EASY (at 2), the switch at 3 keeps C
+    // running: Q waits for C's end and the head's, to 25.
+    assert_eq!(
+        teach_backfill_switched_at(3.0),
+        vec![(1, 0, 20), (2, 0, 5), (3, 20, 25), (4, 25, 35), (5, 2, 12)]
+    );
+}

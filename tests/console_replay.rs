@@ -155,3 +155,44 @@ fn bad_commands_answer_on_the_message_line() {
     assert!(session.engine().command_log().is_empty());
     assert_eq!(app.mode(), schedscope::console::keymap::Mode::Inject);
 }
+
+/// The operator picks conservative backfilling with `p` on the teaching
+/// example, paused at 0 s: every job still starts and ends, the screen
+/// says so, and no error stands on the message line.
+#[test]
+fn switching_to_conservative_from_the_picker_keeps_every_job() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/teach-backfill.toml");
+    let sc = Scenario::load(&path).unwrap();
+    let seed = sc.seed();
+    let mut session = Session::new(sc, seed, false).unwrap();
+    let mut app = App::new(Arc::new(session.snapshot()));
+    // EASY is the scenario's policy; conservative is the next row.
+    keys(&mut app, &mut session, &[Char('p'), Down, Enter]);
+    assert!(
+        session
+            .engine()
+            .policy()
+            .label()
+            .starts_with("conservative"),
+        "{}",
+        session.engine().policy().label()
+    );
+    session.run_to_end();
+    let c = session.engine().counters();
+    assert_eq!((c.arrived, c.finished), (5, 5));
+    assert_eq!(session.engine().check_conservation(), Ok(()));
+    app.update(Msg::Snapshot(Arc::new(session.snapshot())));
+    let mut terminal = Terminal::new(TestBackend::new(150, 40)).unwrap();
+    terminal
+        .draw(|f| {
+            let area = f.area();
+            schedscope::console::ui::view(&app, true, area, f.buffer_mut())
+        })
+        .unwrap();
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("conservative"), "{screen}");
+    assert!(screen.contains("done 5"), "{screen}");
+    assert!(!screen.contains("✗"), "{screen}");
+}

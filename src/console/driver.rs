@@ -24,6 +24,11 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 const SLICE: Duration = Duration::from_millis(15);
 /// Events between looks at the clock.
 const CHUNK: usize = 1024;
+/// Wall time the engine may run flat out without simulated time moving on
+/// before the driver pauses it and says it looks stuck.
+const STUCK_AFTER: Duration = Duration::from_secs(5);
+/// How long quitting waits for the engine thread before leaving it behind.
+const STOP_WAIT: Duration = Duration::from_secs(1);
 
 pub struct Driver {
     pub requests: Sender<ToDriver>,
@@ -46,11 +51,21 @@ impl Driver {
         })
     }
 
-    /// Stops the engine thread and waits for it.
+    /// Stops the engine thread and waits for it, a moment at most: an
+    /// engine busy inside one step must not keep the console from quitting
+    /// (the thread ends with the process).
     pub fn stop(mut self) {
         let _ = self.requests.send(ToDriver::Quit);
         if let Some(h) = self.handle.take() {
-            let _ = h.join();
+            let deadline = Instant::now() + STOP_WAIT;
+            while !h.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if h.is_finished() {
+                let _ = h.join();
+            } else {
+                tracing::error!("the engine thread did not stop; leaving it behind");
+            }
         }
     }
 }
@@ -63,6 +78,8 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
     let mut publish_now = false;
     let mut pending: Option<ToDriver> = None;
     let mut rate_from = (Instant::now(), session.engine().counters().events);
+    // Since when simulated time has stood still while the engine ran.
+    let mut still: Option<(Instant, SimTime, u64)> = None;
     loop {
         // Requests first: the operator never waits behind the engine.
         loop {
@@ -108,6 +125,27 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
                 }
             }
             changed = true;
+            let (now, events) = (session.now(), session.engine().counters().events);
+            match still {
+                Some((since, t, e0)) if t == now && !session.engine().is_done() => {
+                    if since.elapsed() >= STUCK_AFTER {
+                        session.paused = true;
+                        let msg = format!(
+                            "✗ the engine looks stuck: {} events in {:.0} s of wall time without simulated time moving on from t = {}; paused (Space resumes)",
+                            events.saturating_sub(e0),
+                            since.elapsed().as_secs_f64(),
+                            super::format::secs(now.as_secs_f64())
+                        );
+                        tracing::error!("{msg}");
+                        session.set_message(super::snapshot::Message::error(msg));
+                        still = None;
+                        publish_now = true;
+                    }
+                }
+                _ => still = Some((Instant::now(), now, events)),
+            }
+        } else {
+            still = None;
         }
         if publish_now || (changed && last_publish.elapsed() >= PUBLISH_EVERY) {
             let now = Instant::now();

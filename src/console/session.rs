@@ -120,13 +120,30 @@ impl Session {
             return false;
         };
         self.sample_until(t);
+        let refused = self.engine.counters().refused;
         self.engine.step();
+        if self.engine.counters().refused != refused
+            && let Some((at, r)) = self.engine.last_refusal()
+        {
+            self.message = Some(Message::error(format!(
+                "✗ the policy's decision was refused at t = {}: {r}",
+                super::format::secs(at.as_secs_f64())
+            )));
+        }
         for r in self.engine.drain_records() {
             self.metrics.record(&r);
             if self.recent.len() == RECENT_LEN {
                 self.recent.pop_front();
             }
             self.recent.push_back(r);
+        }
+        if self.engine.is_done()
+            && let Err(lost) = self.engine.check_conservation()
+        {
+            // The figures on screen cannot be trusted: say so, in place of
+            // a quiet "finished".
+            tracing::error!(%lost, "run ended with jobs lost");
+            self.message = Some(Message::error(format!("✗ {lost}")));
         }
         true
     }

@@ -14,10 +14,12 @@ use std::collections::BinaryHeap;
 /// What an event does when its time comes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    /// A running job's work is done (if `version` still matches the job).
-    Completion { job: usize, version: u32 },
-    /// A running job reaches the end of its estimate.
-    EstimateExpiry { job: usize, version: u32 },
+    /// A running job's work is done (if `stamp` is still the job's: stamps
+    /// are unique across the run, so the event cannot reach a job that
+    /// later takes the same slot).
+    Completion { job: usize, stamp: u64 },
+    /// A running job reaches the end of its estimate (same rule).
+    EstimateExpiry { job: usize, stamp: u64 },
     /// The workload's next job arrives.
     Arrival,
     /// The policy asked to decide again at this time: a reservation comes
@@ -99,6 +101,11 @@ impl EventQueue {
         self.heap.peek().map(|Reverse(e)| e)
     }
 
+    /// Keeps only the events for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Event) -> bool) {
+        self.heap.retain(|Reverse(e)| keep(e));
+    }
+
     pub fn len(&self) -> usize {
         self.heap.len()
     }
@@ -117,16 +124,16 @@ mod tests {
         let mut q = EventQueue::default();
         let t = SimTime::from_secs(5);
         q.push(t, EventKind::Arrival);
-        q.push(t, EventKind::Completion { job: 1, version: 0 });
+        q.push(t, EventKind::Completion { job: 1, stamp: 0 });
         q.push(SimTime::from_secs(1), EventKind::Arrival);
-        q.push(t, EventKind::Completion { job: 2, version: 0 });
+        q.push(t, EventKind::Completion { job: 2, stamp: 0 });
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|e| e.kind).collect();
         assert_eq!(
             order,
             vec![
                 EventKind::Arrival,
-                EventKind::Completion { job: 1, version: 0 },
-                EventKind::Completion { job: 2, version: 0 },
+                EventKind::Completion { job: 1, stamp: 0 },
+                EventKind::Completion { job: 2, stamp: 0 },
                 EventKind::Arrival,
             ]
         );

@@ -9,64 +9,39 @@ mod events;
 mod snapshot;
 
 pub use events::{Event, EventKind, EventQueue};
-pub use snapshot::{BackfillView, ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
+pub use snapshot::{ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
-use crate::policy::placement::Assignment;
-use crate::policy::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use crate::sched::rate::{job_rate, span};
+use crate::sched::{
+    Decision, Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, StartKind, SystemView,
+};
 use crate::workload::JobSource;
 use crate::workload::estimates::{EstimateModel, Estimator, OnOverrun};
 use serde::{Deserialize, Serialize};
 use slab::Slab;
 use thiserror::Error;
 
-/// A job's slot in the engine's job table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct JobKey(pub usize);
+pub use crate::sched::{BackfillView, JobKey, JobState, JobView};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum JobState {
-    Queued,
-    Running,
-}
-
-/// A job the engine holds: queued or running.
-#[derive(Clone, Debug)]
-pub struct ActiveJob {
-    pub spec: JobSpec,
-    /// What policies see as the run time.
-    pub estimate: SimTime,
-    /// Arrival order, unique for the whole run.
-    pub arrival: u64,
-    pub state: JobState,
-    pub start: SimTime,
-    pub assignment: Assignment,
-    /// Processor indices held, per assignment entry.
-    pub processors: Vec<Vec<u32>>,
+/// What the engine knows of a job and policies must not: its actual
+/// work, and the bookkeeping of its events. Kept beside the job's
+/// [`JobView`], at the same slot.
+#[derive(Clone, Debug, Default)]
+struct Hidden {
+    /// Actual run time on speed-1 processors.
+    runtime: SimTime,
+    /// The workload's own estimate, for re-estimating a queued job.
+    trace_estimate: Option<SimTime>,
     /// Work left at `rate_since`, in speed-1 ticks.
     remaining: f64,
-    /// Work done per tick now.
-    pub rate: f64,
     rate_since: SimTime,
-    version: u32,
-    pub jumped_ahead: bool,
-    /// Times the job was aborted and requeued.
-    pub requeues: u32,
-}
-
-impl ActiveJob {
-    /// When the job is expected to end by its estimate (for running jobs).
-    pub fn estimated_end(&self) -> SimTime {
-        self.start + scale(self.estimate, self.rate)
-    }
-}
-
-fn scale(t: SimTime, rate: f64) -> SimTime {
-    if rate == 1.0 {
-        t
-    } else {
-        SimTime((t.0 as f64 / rate).ceil() as i64)
-    }
+    /// The stamp of the job's pending completion and expiry events: unique
+    /// across the run, so an event can never reach a later job that takes
+    /// the same slot, nor the same job after it was rescheduled.
+    stamp: u64,
+    /// Events in the queue that carry the current stamp.
+    pending: u8,
 }
 
 /// An operator action, applied at a simulated time and recorded.
@@ -117,6 +92,51 @@ pub enum CommandError {
     PolicyUnsupported { policy: String, reason: String },
     #[error("injected job: {0}")]
     BadJob(String),
+    #[error(
+        "internal error: the engine is stuck at t = {at}: {events} events without time moving on"
+    )]
+    Stuck { at: SimTime, events: usize },
+}
+
+/// Events [`Engine::settle`] handles at one instant before it reports the
+/// engine stuck: far more than any real burst (a whole trace's jobs
+/// arriving at once is a few hundred thousand).
+pub const SETTLE_LIMIT: usize = 20_000_000;
+
+/// A run that ended with jobs not accounted for: an internal error.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("{}", self.describe())]
+pub struct Conservation {
+    pub at: SimTime,
+    pub arrived: u64,
+    pub finished: u64,
+    pub events_left: usize,
+    /// The jobs still in the system, by workload id, and where.
+    pub left: Vec<(u64, &'static str)>,
+}
+
+impl Conservation {
+    fn describe(&self) -> String {
+        const SHOWN: usize = 20;
+        let mut jobs: Vec<String> = self
+            .left
+            .iter()
+            .take(SHOWN)
+            .map(|(id, state)| format!("{id} ({state})"))
+            .collect();
+        if self.left.len() > SHOWN {
+            jobs.push(format!("and {} more", self.left.len() - SHOWN));
+        }
+        let jobs = if jobs.is_empty() {
+            "none in the system".to_string()
+        } else {
+            jobs.join(", ")
+        };
+        format!(
+            "internal error: jobs were lost at t = {}: {} arrived, {} ended, {} events left; jobs left: {jobs}",
+            self.at, self.arrived, self.finished, self.events_left
+        )
+    }
 }
 
 /// The result of a command, for the operator's message line.
@@ -167,13 +187,23 @@ pub struct Counters {
     pub requeued: u64,
     /// Running jobs that reached the end of their estimate.
     pub overruns: u64,
+    /// Decisions of the policy the engine would not carry out.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub refused: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 pub struct Engine {
     now: SimTime,
     platform: Platform,
     events: EventQueue,
-    jobs: Slab<ActiveJob>,
+    jobs: Slab<JobView>,
+    /// What policies must not see of each job, by slot.
+    hidden: Vec<Hidden>,
+    build: PolicyBuilder,
     queue: Vec<JobKey>,
     running: Vec<JobKey>,
     clusters: Vec<ClusterState>,
@@ -202,17 +232,32 @@ pub struct Engine {
     /// Jobs started ahead of the queue whose estimate ran out while they
     /// ran, under `on_overrun = "requeue"`: aborted, oldest first, when the
     /// head of the queue needs their processors.
-    expired: Vec<usize>,
+    expired: Vec<(usize, u64)>,
+    /// Aborted jobs, back in the queue once the job they made room for
+    /// (slot, arrival) has started.
+    returning: Vec<usize>,
+    aborted_for: Option<(usize, u64)>,
+    /// The next job-event stamp (0 is never given out).
+    next_stamp: u64,
+    /// Job events in the queue whose job has ended or was rescheduled
+    /// since: dropped when they come up, and swept out of the queue when
+    /// they are many (rate changes and kills leave them behind).
+    stale: usize,
+    /// The last decision refused, for the console's message line.
+    last_refusal: Option<(SimTime, Refusal)>,
 }
 
 impl Engine {
-    pub fn new(
+    /// An engine on `platform` running the jobs of `source` under the
+    /// policy `spec`, built (then and on every policy switch) by `build`.
+    pub fn with_builder(
         platform: Platform,
         mut source: Box<dyn JobSource>,
-        policy: &PolicySpec,
+        spec: &PolicySpec,
         config: EngineConfig,
+        build: PolicyBuilder,
     ) -> Result<Engine, String> {
-        let policy = policy.build(&platform)?;
+        let policy = build(spec, &platform)?;
         let clusters = platform
             .clusters
             .iter()
@@ -232,6 +277,8 @@ impl Engine {
             platform,
             events,
             jobs: Slab::new(),
+            hidden: Vec::new(),
+            build,
             queue: Vec::new(),
             running: Vec::new(),
             clusters,
@@ -253,6 +300,11 @@ impl Engine {
             decisions: Vec::new(),
             wake: None,
             expired: Vec::new(),
+            returning: Vec::new(),
+            aborted_for: None,
+            next_stamp: 1,
+            stale: 0,
+            last_refusal: None,
         })
     }
 
@@ -295,6 +347,37 @@ impl Engine {
         self.events.is_empty()
     }
 
+    /// Checks, once the run is over, that no job was lost: every job that
+    /// arrived has ended exactly once and nothing is queued or running.
+    /// Otherwise the run's figures cannot be trusted, and the error names
+    /// the jobs left behind.
+    pub fn check_conservation(&self) -> Result<(), Conservation> {
+        let c = self.counters;
+        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished {
+            return Ok(());
+        }
+        let mut left: Vec<(u64, &'static str)> = self
+            .jobs
+            .iter()
+            .map(|(slot, j)| {
+                let state = match j.state {
+                    JobState::Running => "running",
+                    JobState::Queued if self.returning.contains(&slot) => "aborted, not back",
+                    JobState::Queued => "queued",
+                };
+                (j.id, state)
+            })
+            .collect();
+        left.sort_unstable();
+        Err(Conservation {
+            at: self.now,
+            arrived: c.arrived,
+            finished: c.finished,
+            events_left: self.events.len(),
+            left,
+        })
+    }
+
     /// The time of the next event, if any.
     pub fn next_event_time(&self) -> Option<SimTime> {
         self.events.peek_time()
@@ -318,11 +401,14 @@ impl Engine {
     pub fn step(&mut self) -> Option<SimTime> {
         let ev = self.events.pop()?;
         debug_assert!(ev.time >= self.now, "time went back");
+        if ev.time > self.now && !self.returning.is_empty() && !self.aborted_for_waiting() {
+            self.return_aborted();
+        }
         self.now = ev.time;
         self.counters.events += 1;
         match ev.kind {
-            EventKind::Completion { job, version } => self.complete(job, version),
-            EventKind::EstimateExpiry { job, version } => self.overrun(job, version),
+            EventKind::Completion { job, stamp } => self.complete(job, stamp),
+            EventKind::EstimateExpiry { job, stamp } => self.overrun(job, stamp),
             EventKind::Command { index } => {
                 let cmd = self.timeline[index].clone();
                 // Scenario validation has checked timeline commands; one
@@ -336,6 +422,12 @@ impl Engine {
         }
         if self.dirty && self.instant_settled() {
             self.schedule();
+        }
+        if !self.returning.is_empty() && self.events.is_empty() {
+            // Nothing else will happen, so nothing runs: whatever the head
+            // waits for, the aborted jobs are back just after this instant.
+            self.aborted_for = None;
+            self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
     }
@@ -351,10 +443,18 @@ impl Engine {
 
     /// Handles the events left at the current instant (not commands), so
     /// that the engine is at a decision point.
-    pub fn settle(&mut self) {
+    /// Returns false if it gave up after [`SETTLE_LIMIT`] events without
+    /// time moving on: the engine is stuck at this instant.
+    pub fn settle(&mut self) -> bool {
+        let mut n = 0;
         while !self.instant_settled() {
+            if n == SETTLE_LIMIT {
+                return false;
+            }
             self.step();
+            n += 1;
         }
+        true
     }
 
     /// Handles every event up to and including `t`, then sets the clock to
@@ -380,7 +480,12 @@ impl Engine {
     /// Events left at the current instant are handled first, so a saved log
     /// replays exactly.
     pub fn apply(&mut self, command: Command) -> Result<CommandOutcome, CommandError> {
-        self.settle();
+        if !self.settle() {
+            return Err(CommandError::Stuck {
+                at: self.now,
+                events: SETTLE_LIMIT,
+            });
+        }
         let outcome = self.execute(&command)?;
         self.log.push((self.now, command));
         Ok(outcome)
@@ -394,7 +499,7 @@ impl Engine {
     fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
         let outcome = match command {
             Command::SetPolicy { policy } => {
-                let p = policy.build(&self.platform).map_err(|reason| {
+                let p = (self.build)(policy, &self.platform).map_err(|reason| {
                     CommandError::PolicyUnsupported {
                         policy: policy.label(),
                         reason,
@@ -428,7 +533,17 @@ impl Engine {
                 let scope = if *queued_too {
                     for k in &self.queue {
                         let job = &mut self.jobs[k.0];
-                        job.estimate = self.estimator.estimate(&job.spec);
+                        let h = &self.hidden[k.0];
+                        job.estimate = self.estimator.estimate(&JobSpec {
+                            id: job.id,
+                            submit: job.submit,
+                            size: job.size,
+                            components: Vec::new(),
+                            runtime: h.runtime,
+                            estimate: h.trace_estimate,
+                            user: job.user,
+                            injected: job.injected,
+                        });
                     }
                     self.queue_edits += 1;
                     "for queued jobs and jobs that arrive from now on"
@@ -515,22 +630,34 @@ impl Engine {
         let arrival = self.next_arrival;
         self.next_arrival += 1;
         self.counters.arrived += 1;
-        let remaining = spec.runtime.0 as f64;
-        let key = JobKey(self.jobs.insert(ActiveJob {
-            spec,
+        let hidden = Hidden {
+            runtime: spec.runtime,
+            trace_estimate: spec.estimate,
+            remaining: spec.runtime.0 as f64,
+            ..Hidden::default()
+        };
+        let key = JobKey(self.jobs.insert(JobView {
+            id: spec.id,
+            submit: spec.submit,
+            size: spec.size,
+            components: spec.components,
             estimate,
+            user: spec.user,
+            injected: spec.injected,
             arrival,
             state: JobState::Queued,
             start: SimTime::ZERO,
             assignment: Vec::new(),
             processors: Vec::new(),
-            remaining,
             rate: 1.0,
-            rate_since: SimTime::ZERO,
-            version: 0,
+            estimated_end: SimTime::ZERO,
             jumped_ahead: false,
             requeues: 0,
         }));
+        if self.hidden.len() <= key.0 {
+            self.hidden.resize(key.0 + 1, Hidden::default());
+        }
+        self.hidden[key.0] = hidden;
         self.queue.push(key);
         self.dirty = true;
     }
@@ -557,22 +684,17 @@ impl Engine {
     /// shadow time, for a policy that makes one); before that, or when the
     /// head can start anyway, an expired job keeps running.
     fn abort_expired_for_head(&mut self) {
-        let now = self.now;
-        let jobs = &self.jobs;
-        self.expired.retain(|&s| {
-            jobs.get(s).is_some_and(|j| {
-                j.state == JobState::Running && j.jumped_ahead && j.estimated_end() <= now
-            })
-        });
+        self.prune_expired();
         if self.expired.is_empty() {
             return;
         }
+        let jobs = &self.jobs;
         self.expired
-            .sort_by_key(|&s| (jobs[s].start, jobs[s].arrival));
+            .sort_by_key(|&(s, _)| (jobs[s].start, jobs[s].arrival));
         let Some(&head) = self.queue.first() else {
             return;
         };
-        let head_id = self.jobs[head.0].spec.id;
+        let head_id = self.jobs[head.0].id;
         let due = match self.policy.state(&self.view()) {
             PolicyState::Backfill {
                 head,
@@ -580,20 +702,53 @@ impl Engine {
             } if head == head_id => t <= self.overrun_horizon(),
             _ => true,
         };
-        if !due {
+        if !due || !self.aborts_free_head() {
             return;
         }
-        let placement = self.policy.spec().placement.build();
+        self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
         let mut aborted = 0;
         while let Some(&head) = self.queue.first() {
-            let widths = &self.jobs[head.0].spec.components;
-            if placement.place(widths, &self.free).is_some() || aborted == self.expired.len() {
+            let widths = &self.jobs[head.0].components;
+            if self.policy.fits_now(widths, &self.free) || aborted == self.expired.len() {
                 break;
             }
-            self.requeue(self.expired[aborted]);
+            self.requeue(self.expired[aborted].0);
             aborted += 1;
         }
         self.expired.drain(..aborted);
+    }
+
+    /// Drops from the expired list the jobs that ended or were aborted
+    /// since (and any later job in the same slot).
+    fn prune_expired(&mut self) {
+        let now = self.now;
+        let jobs = &self.jobs;
+        self.expired.retain(|&(s, arrival)| {
+            jobs.get(s).is_some_and(|j| {
+                j.arrival == arrival
+                    && j.state == JobState::Running
+                    && j.jumped_ahead
+                    && j.estimated_end <= now
+            })
+        });
+    }
+
+    /// Whether aborting every expired job would let the head of the queue
+    /// start now. Where it would not, none is aborted: their work would be
+    /// lost for nothing, and a job started ahead again into the processors
+    /// given back could be aborted again and again while the head waits.
+    /// Each abort round so lets the head start, so the rounds are bounded.
+    fn aborts_free_head(&self) -> bool {
+        let Some(&head) = self.queue.first() else {
+            return false;
+        };
+        let mut free = self.free.clone();
+        for &(s, _) in &self.expired {
+            for &(c, w) in &self.jobs[s].assignment {
+                free[c as usize] += w;
+            }
+        }
+        self.policy.fits_now(&self.jobs[head.0].components, &free)
     }
 
     /// The latest reservation time that waits only for jobs that have
@@ -604,7 +759,7 @@ impl Engine {
     /// end of a job still within its estimate waits for that job.
     fn overrun_horizon(&self) -> SimTime {
         let now = self.now;
-        match crate::policy::backfill::next_estimated_end(&self.view(), []) {
+        match self.view().next_estimated_end([]) {
             Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
             None => SimTime::MAX,
         }
@@ -633,10 +788,14 @@ impl Engine {
             };
             self.policy.schedule(&view, &mut decisions);
         }
-        if !decisions.is_empty() {
-            for d in &decisions {
-                self.start(d);
+        decisions.retain(|d| match self.start(d) {
+            Ok(()) => true,
+            Err(r) => {
+                self.refuse(r);
+                false
             }
+        });
+        if !decisions.is_empty() {
             // The started jobs leave the queue. It is in arrival order, so
             // each one's place is a binary search; one pass closes the gaps
             // from the first of them on.
@@ -671,6 +830,7 @@ impl Engine {
         }
         self.decisions = decisions;
         if !self.expired.is_empty() {
+            self.prune_expired();
             self.watch_expired();
         }
         if let Some(t) = self.policy.wake_at()
@@ -696,7 +856,7 @@ impl Engine {
         else {
             return;
         };
-        if id != self.jobs[head.0].spec.id {
+        if id != self.jobs[head.0].id {
             return;
         }
         if t > self.overrun_horizon() {
@@ -705,51 +865,109 @@ impl Engine {
                 self.events.push(t, EventKind::Wake);
             }
         } else {
-            let placement = self.policy.spec().placement.build();
-            if placement
-                .place(&self.jobs[head.0].spec.components, &self.free)
-                .is_none()
+            if !self
+                .policy
+                .fits_now(&self.jobs[head.0].components, &self.free)
+                && self.aborts_free_head()
             {
-                // Each such round aborts one expired job at least, or
-                // finds none left: it ends.
+                // Such a round aborts expired jobs until the head fits.
                 self.events.push(self.now, EventKind::Wake);
             }
         }
     }
 
-    fn start(&mut self, d: &Decision) {
+    /// Checks a start decision against the job table and the free
+    /// processors, changing nothing.
+    fn check_start(&self, d: &Decision) -> Result<(), Refusal> {
+        let Some(job) = self
+            .jobs
+            .get(d.job.0)
+            .filter(|j| j.state == JobState::Queued)
+        else {
+            return Err(Refusal::NotQueued(d.job.0));
+        };
+        if !self.queue.contains(&d.job) {
+            return Err(Refusal::NotQueued(d.job.0));
+        }
+        let id = job.id;
+        if job.components.len() != d.assignment.len() {
+            return Err(Refusal::ComponentCount {
+                job: id,
+                given: d.assignment.len(),
+                wanted: job.components.len(),
+            });
+        }
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            if w != job.components[i] {
+                return Err(Refusal::Width {
+                    job: id,
+                    index: i,
+                    wanted: job.components[i],
+                    given: w,
+                });
+            }
+            let Some(cs) = self.clusters.get(c as usize) else {
+                return Err(Refusal::NoCluster {
+                    job: id,
+                    cluster: c,
+                });
+            };
+            if d.assignment[..i].iter().any(|&(o, _)| o == c) {
+                return Err(Refusal::SameCluster {
+                    job: id,
+                    cluster: c,
+                });
+            }
+            if cs.free < w {
+                return Err(Refusal::TooFew {
+                    job: id,
+                    cluster: c,
+                    wanted: w,
+                    free: cs.free,
+                });
+            }
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
+                if chosen.len() != w as usize {
+                    return Err(Refusal::NamedCount {
+                        job: id,
+                        cluster: c,
+                        given: chosen.len(),
+                        wanted: w,
+                    });
+                }
+                for (n, &p) in chosen.iter().enumerate() {
+                    if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
+                        return Err(Refusal::Taken {
+                            job: id,
+                            cluster: c,
+                            processor: p,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A decision the engine would not carry out: counted, logged, and
+    /// kept for the console's message line. The run goes on.
+    fn refuse(&mut self, r: Refusal) {
+        self.counters.refused += 1;
+        tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy.spec().label(), "decision refused: {r}");
+        self.last_refusal = Some((self.now, r));
+    }
+
+    fn start(&mut self, d: &Decision) -> Result<(), Refusal> {
+        self.check_start(d)?;
         let now = self.now;
-        let job = &self.jobs[d.job.0];
-        assert_eq!(job.state, JobState::Queued, "a job starts once");
-        assert_eq!(
-            job.spec.components.len(),
-            d.assignment.len(),
-            "placement must cover every component"
-        );
-        let mut rate = f64::INFINITY;
+        let owner = d.job.0 as u32 + 1;
         let mut processors = Vec::with_capacity(d.assignment.len());
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
-            assert_eq!(
-                w, job.spec.components[i],
-                "placement width differs from the component"
-            );
-            assert!(
-                !d.assignment[..i].iter().any(|&(o, _)| o == c),
-                "two components on one cluster"
-            );
             let cs = &mut self.clusters[c as usize];
-            assert!(cs.free >= w, "over-allocation on cluster {c}");
             let mut got = Vec::with_capacity(w as usize);
-            if let Some(chosen) = d.processors.as_ref().map(|ps| &ps[i]) {
-                assert_eq!(
-                    chosen.len(),
-                    w as usize,
-                    "chosen processors differ from the width"
-                );
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
                 for &p in chosen {
-                    let o = &mut cs.owner[p as usize];
-                    assert_eq!(*o, 0, "processor {p} of cluster {c} is taken");
-                    *o = d.job.0 as u32 + 1;
+                    cs.owner[p as usize] = owner;
                     got.push(p);
                 }
             } else {
@@ -758,7 +976,7 @@ impl Engine {
                         break;
                     }
                     if *o == 0 {
-                        *o = d.job.0 as u32 + 1;
+                        *o = owner;
                         got.push(p as u32);
                     }
                 }
@@ -771,59 +989,88 @@ impl Engine {
             cs.free -= w;
             self.free[c as usize] -= w;
             processors.push(got);
-            rate = rate.min(self.platform.clusters[c as usize].speed);
         }
-        if !rate.is_finite() || rate <= 0.0 {
-            rate = 1.0;
-        }
+        let rate = job_rate(&self.platform, &d.assignment);
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
         job.assignment = d.assignment.clone();
         job.processors = processors;
         job.rate = rate;
-        job.rate_since = now;
         job.jumped_ahead = d.kind == StartKind::Ahead;
+        let h = &mut self.hidden[d.job.0];
+        h.rate_since = now;
+        job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;
         if job.jumped_ahead {
             self.counters.started_ahead += 1;
         }
         self.running.push(d.job);
         self.schedule_completion(d.job);
+        Ok(())
     }
 
     fn schedule_completion(&mut self, key: JobKey) {
-        let job = &mut self.jobs[key.0];
-        job.version = job.version.wrapping_add(1);
-        let left = SimTime((job.remaining / job.rate).ceil() as i64);
-        let at = self.now + left;
-        let version = job.version;
+        self.forget_events(key.0);
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
+        let job = &self.jobs[key.0];
+        let h = &mut self.hidden[key.0];
+        h.stamp = stamp;
+        let left = SimTime((h.remaining / job.rate).ceil() as i64);
+        let at = self.now.saturating_add(left);
         // The estimate runs out before the work is done: the policy must
         // hear of it then (and the overrun setting applies).
-        let expires = job.estimated_end();
-        self.events.push(
-            at,
-            EventKind::Completion {
-                job: key.0,
-                version,
-            },
-        );
+        let expires = job.estimated_end;
+        h.pending = 1;
+        self.events
+            .push(at, EventKind::Completion { job: key.0, stamp });
         if expires < at && expires >= self.now {
-            self.events.push(
-                expires,
-                EventKind::EstimateExpiry {
-                    job: key.0,
-                    version,
-                },
-            );
+            self.hidden[key.0].pending += 1;
+            self.events
+                .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
         }
     }
 
+    /// The job's pending events become stale: it ended, was put back in
+    /// the queue or is about to be rescheduled.
+    fn forget_events(&mut self, slot: usize) {
+        let h = &mut self.hidden[slot];
+        self.stale += h.pending as usize;
+        h.pending = 0;
+        h.stamp = 0;
+        if self.stale > 4096 && self.stale * 2 > self.events.len() {
+            let hidden = &self.hidden;
+            self.events.retain(|e| match e.kind {
+                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
+                    hidden[job].stamp == stamp
+                }
+                _ => true,
+            });
+            self.stale = 0;
+        }
+    }
+
+    /// Takes a popped job event: whether it still belongs to a running job
+    /// (else it is stale and dropped).
+    fn live_event(&mut self, slot: usize, stamp: u64) -> bool {
+        let live = self.hidden.get(slot).is_some_and(|h| h.stamp == stamp)
+            && self
+                .jobs
+                .get(slot)
+                .is_some_and(|j| j.state == JobState::Running);
+        if live {
+            self.hidden[slot].pending -= 1;
+        } else {
+            self.stale = self.stale.saturating_sub(1);
+        }
+        live
+    }
+
     /// A running job has reached the end of its estimate with work left.
-    fn overrun(&mut self, slot: usize, version: u32) {
-        match self.jobs.get(slot) {
-            Some(j) if j.state == JobState::Running && j.version == version => {}
-            _ => return, // stale: the job has ended or was rescheduled
+    fn overrun(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job has ended or was rescheduled
         }
         self.counters.overruns += 1;
         self.dirty = true;
@@ -832,7 +1079,7 @@ impl Engine {
             OnOverrun::Kill => self.finish(slot, true),
             OnOverrun::Requeue => {
                 if self.jobs[slot].jumped_ahead {
-                    self.expired.push(slot);
+                    self.expired.push((slot, self.jobs[slot].arrival));
                 }
             }
         }
@@ -841,27 +1088,57 @@ impl Engine {
     /// Aborts a running job and puts it back in the queue at its arrival
     /// position; its work starts again from nothing.
     fn requeue(&mut self, slot: usize) {
-        let job = self.jobs[slot].clone();
-        self.release(slot, &job);
+        self.forget_events(slot);
+        self.release(slot);
         let job = &mut self.jobs[slot];
         job.state = JobState::Queued;
         job.assignment.clear();
         job.processors.clear();
-        job.remaining = job.spec.runtime.0 as f64;
         job.rate = 1.0;
-        job.version = job.version.wrapping_add(1);
         job.jumped_ahead = false;
         job.requeues += 1;
-        let arrival = job.arrival;
-        let jobs = &self.jobs;
-        let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
-        self.queue.insert(pos, JobKey(slot));
-        self.queue_edits += 1;
+        let h = &mut self.hidden[slot];
+        h.remaining = h.runtime.0 as f64;
+        self.returning.push(slot);
         self.counters.requeued += 1;
     }
 
+    /// Whether the job that aborted jobs made room for is still waiting.
+    fn aborted_for_waiting(&self) -> bool {
+        self.aborted_for.is_some_and(|(slot, arrival)| {
+            self.jobs
+                .get(slot)
+                .is_some_and(|j| j.arrival == arrival && j.state == JobState::Queued)
+        })
+    }
+
+    /// Aborted jobs go back in the queue, each at its arrival position,
+    /// once the job they made room for has started (and the instant of
+    /// their abort is over). Were they back at once, a policy that does not
+    /// start that job first (conservative backfilling in another scan
+    /// order) could start them ahead again into the processors they gave
+    /// back, and abort them again, forever; and a job whose estimate runs
+    /// out as it starts (an estimate of 0) could be started and aborted
+    /// again at one instant forever.
+    fn return_aborted(&mut self) {
+        self.aborted_for = None;
+        for slot in std::mem::take(&mut self.returning) {
+            let arrival = self.jobs[slot].arrival;
+            let jobs = &self.jobs;
+            let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
+            self.queue.insert(pos, JobKey(slot));
+        }
+        self.queue_edits += 1;
+        self.dirty = true;
+    }
+
     /// Changes a running job's execution rate from now on (the mechanism
-    /// behind cluster speed, link slowdown and folding).
+    /// behind cluster speed, link slowdown and folding). The work done so
+    /// far is kept and the completion moves with the new rate. The
+    /// estimated end does not move: it is the wall-clock allowance the job
+    /// got when it started (its estimate at its starting rate), as a
+    /// walltime limit is, so a job slowed down can outlive it and one sped
+    /// up ends before it.
     pub fn set_rate(&mut self, key: JobKey, rate: f64) {
         let now = self.now;
         let Some(job) = self.jobs.get_mut(key.0) else {
@@ -870,46 +1147,48 @@ impl Engine {
         if job.state != JobState::Running || rate <= 0.0 || !rate.is_finite() {
             return;
         }
-        let done = (now - job.rate_since).0 as f64 * job.rate;
-        job.remaining = (job.remaining - done).max(0.0);
+        let h = &mut self.hidden[key.0];
+        let ticks = (now - h.rate_since).0 as f64;
+        h.remaining = (h.remaining - ticks * job.rate).max(0.0);
         job.rate = rate;
-        job.rate_since = now;
+        h.rate_since = now;
         self.schedule_completion(key);
     }
 
-    fn complete(&mut self, slot: usize, version: u32) {
-        match self.jobs.get(slot) {
-            Some(j) if j.state == JobState::Running && j.version == version => {}
-            _ => return, // stale: the job was rescheduled or has gone
+    fn complete(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job was rescheduled or has gone
         }
         self.finish(slot, false);
     }
 
     /// The job leaves the system now: done, or killed with work left.
     fn finish(&mut self, slot: usize, killed: bool) {
+        self.forget_events(slot);
+        self.release(slot);
         let job = self.jobs.remove(slot);
-        self.release(slot, &job);
+        let runtime = self.hidden[slot].runtime;
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
         }
         self.finished.push(JobRecord {
-            id: job.spec.id,
+            id: job.id,
             arrival: job.arrival,
-            submit: job.spec.submit,
+            submit: job.submit,
             start: job.start,
             end: self.now,
-            size: job.spec.size,
+            size: job.size,
             clusters: job
                 .assignment
                 .iter()
                 .map(|&(c, _)| c)
                 .collect::<Vec<ClusterIdx>>(),
-            components: job.spec.components,
+            components: job.components,
             estimate: job.estimate,
-            runtime: job.spec.runtime,
-            user: job.spec.user,
-            injected: job.spec.injected,
+            runtime,
+            user: job.user,
+            injected: job.injected,
             jumped_ahead: job.jumped_ahead,
             killed,
             requeues: job.requeues,
@@ -917,7 +1196,9 @@ impl Engine {
         self.dirty = true;
     }
 
-    fn release(&mut self, slot: usize, job: &ActiveJob) {
+    /// Gives a running job's processors back.
+    fn release(&mut self, slot: usize) {
+        let job = &self.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
             let cs = &mut self.clusters[c as usize];
             for &p in procs {
@@ -936,6 +1217,11 @@ impl Engine {
         }
     }
 
+    /// The last decision the engine refused, with its time.
+    pub fn last_refusal(&self) -> Option<&(SimTime, Refusal)> {
+        self.last_refusal.as_ref()
+    }
+
     /// Free processors per cluster.
     pub fn free_processors(&self) -> &[u32] {
         &self.free
@@ -946,7 +1232,7 @@ impl Engine {
     pub fn job_state(&self, id: u64) -> Option<JobState> {
         self.jobs
             .iter()
-            .find(|(_, j)| j.spec.id == id)
+            .find(|(_, j)| j.id == id)
             .map(|(_, j)| j.state)
     }
 

@@ -2,7 +2,7 @@
 
 use super::{Counters, Engine, JobState};
 use crate::model::{ClusterIdx, SimTime};
-use crate::policy::{PolicySpec, PolicyState};
+use crate::sched::{BackfillView, PolicySpec, PolicyState};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -51,21 +51,6 @@ impl LinkView {
     }
 }
 
-/// What a backfilling policy has planned, for the backfill-windows pane.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct BackfillView {
-    /// The head job's id and its reservation (the shadow time), if the head
-    /// cannot start now.
-    pub head: Option<u64>,
-    pub shadow: Option<SimTime>,
-    /// Processors per cluster left over at the shadow time once the head
-    /// job is placed: what a backfilled job may use beyond the shadow time.
-    pub extra: Vec<u32>,
-    /// Planned starts of queued jobs (every job under conservative
-    /// backfilling, the head alone under EASY), in queue order.
-    pub reservations: Vec<(u64, SimTime)>,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClusterView {
     pub name: String,
@@ -111,13 +96,13 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         .map(|k| {
             let j = &e.jobs[k.0];
             QueueRow {
-                id: j.spec.id,
-                submit: j.spec.submit,
-                size: j.spec.size,
-                components: j.spec.components.clone(),
+                id: j.id,
+                submit: j.submit,
+                size: j.size,
+                components: j.components.clone(),
                 estimate: j.estimate,
-                injected: j.spec.injected,
-                planned_start: planned.get(&j.spec.id).copied(),
+                injected: j.injected,
+                planned_start: planned.get(&j.id).copied(),
             }
         })
         .collect();
@@ -128,17 +113,17 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
             let j = &e.jobs[k.0];
             debug_assert_eq!(j.state, JobState::Running);
             RunningRow {
-                id: j.spec.id,
-                submit: j.spec.submit,
+                id: j.id,
+                submit: j.submit,
                 start: j.start,
-                size: j.spec.size,
+                size: j.size,
                 components: j.assignment.iter().map(|&(_, w)| w).collect(),
                 clusters: j.assignment.iter().map(|&(c, _)| c).collect(),
-                estimated_end: j.estimated_end(),
+                estimated_end: j.estimated_end,
                 estimate: j.estimate,
-                injected: j.spec.injected,
+                injected: j.injected,
                 jumped_ahead: j.jumped_ahead,
-                expired: e.now > j.estimated_end(),
+                expired: e.now > j.estimated_end,
             }
         })
         .collect();
@@ -160,7 +145,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                     if o == 0 {
                         None
                     } else {
-                        Some(e.jobs[o as usize - 1].spec.id)
+                        Some(e.jobs[o as usize - 1].id)
                     }
                 })
                 .collect(),

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::model::{Cluster, JobSpec};
-use crate::policy::MaxJumps;
-use crate::policy::placement::PlacementName;
+use crate::sched::MaxJumps;
+use crate::sched::PlacementName;
 
 fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
     JobSpec {
@@ -265,4 +265,151 @@ fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
     assert_ne!(only_new[1].1, ten, "job 3 arrived after it");
     let all = run(true);
     assert_ne!(all[0].1, ten, "queued_too re-estimates job 2");
+}
+
+mod protocol {
+    use crate::engine::{Engine, EngineConfig};
+    use crate::model::{JobSpec, Platform, SimTime};
+    use crate::sched::{Decision, JobKey, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+    use crate::workload::estimates::{EstimateModel, OnOverrun};
+
+    fn secs(s: i64) -> SimTime {
+        SimTime::from_secs(s)
+    }
+
+    fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
+        JobSpec {
+            id,
+            submit: secs(submit),
+            size,
+            components: vec![size],
+            runtime: secs(runtime),
+            estimate: Some(secs(runtime)),
+            user: None,
+            injected: false,
+        }
+    }
+
+    fn kill_engine(jobs: Vec<JobSpec>) -> Engine {
+        Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::exact().with_overrun(OnOverrun::Kill),
+                ..EngineConfig::default()
+            },
+        )
+        .unwrap()
+    }
+
+    /// A job of 10 s with an exact estimate runs twice as fast from 4 s:
+    /// its 6 s of work left take 3 s, so it ends at 7, well within the
+    /// allowance it started with (to 10): not an overrun, not killed.
+    #[test]
+    fn a_job_sped_up_mid_run_is_not_overrunning() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 10)]);
+        e.step_until(secs(4));
+        e.set_rate(JobKey(0), 2.0);
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!((r[0].end, r[0].killed), (secs(7), false));
+        assert_eq!(e.counters().overruns, 0);
+    }
+
+    /// The same job slowed to half speed from 4 s would need 12 s more, to
+    /// 16; its allowance ends at 10, where it is killed with work left.
+    #[test]
+    fn a_job_slowed_mid_run_overruns_at_its_allowance() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 10)]);
+        e.step_until(secs(4));
+        e.set_rate(JobKey(0), 0.5);
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!((r[0].end, r[0].killed), (secs(10), true));
+        assert_eq!(e.counters().overruns, 1);
+    }
+
+    /// A policy that first decides the impossible — a job not in the queue,
+    /// too many processors, a busy processor, a cluster that does not
+    /// exist — and then what FCFS would. Each wrong decision is refused
+    /// with its reason and the run goes on to the end.
+    struct Faulty {
+        spec: PolicySpec,
+    }
+
+    impl Policy for Faulty {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+
+        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+            free[0] >= widths[0]
+        }
+
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+            let Some(&head) = view.queue.first() else {
+                return;
+            };
+            let w = view.job(head).size;
+            let start = |assignment, processors| Decision {
+                job: head,
+                assignment,
+                kind: StartKind::Head,
+                processors,
+            };
+            out.push(Decision {
+                job: JobKey(999),
+                ..start(vec![(0, w)], None)
+            });
+            out.push(start(vec![(0, w + 10)], None));
+            out.push(start(vec![(7, w)], None));
+            if let Some(&r) = view.running.first() {
+                let busy = view.job(r).processors[0][0];
+                out.push(start(vec![(0, 1)], Some(vec![vec![busy]])));
+            }
+            if view.free[0] >= w {
+                out.push(start(vec![(0, w)], None));
+                // The same job twice: the second is no longer queued.
+                out.push(start(vec![(0, w)], None));
+            }
+        }
+
+        fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    fn faulty(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Faulty { spec: spec.clone() }))
+    }
+
+    #[test]
+    fn impossible_decisions_are_refused_and_the_run_goes_on() {
+        let jobs = vec![job(1, 0, 3, 5), job(2, 1, 1, 5), job(3, 2, 4, 5)];
+        let mut e = Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+            faulty,
+        )
+        .unwrap();
+        e.run();
+        e.check_conservation().expect("every job ended");
+        let mut ends: Vec<(u64, SimTime, SimTime)> =
+            e.drain_records().map(|r| (r.id, r.start, r.end)).collect();
+        ends.sort();
+        assert_eq!(
+            ends,
+            vec![
+                (1, secs(0), secs(5)),
+                (2, secs(1), secs(6)),
+                (3, secs(6), secs(11))
+            ]
+        );
+        assert!(e.counters().refused >= 12, "{:?}", e.counters());
+        let (_, last) = e.last_refusal().expect("refusals kept");
+        assert!(!last.to_string().is_empty());
+    }
 }

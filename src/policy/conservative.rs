@@ -24,8 +24,8 @@ use super::backfill::{self, expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
-use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
+use crate::sched::{BackfillView, JobKey};
 use std::collections::BTreeSet;
 
 /// A queued job's reservation.
@@ -146,6 +146,30 @@ impl Conservative {
         Profile::from_changes(now, free, &mut changes)
     }
 
+    /// The profile at the first decision point, which may come in the
+    /// middle of a run (a policy switch): the free processors now, and
+    /// each running job's processors back at its expected end. The running
+    /// jobs are held from here on like the ones this policy starts.
+    fn first_profile(&mut self, view: &SystemView<'_>) -> Profile {
+        let now = view.now;
+        let mut changes = Vec::with_capacity(view.running.len());
+        for &k in view.running {
+            let j = view.job(k);
+            let end = expected_end(now, j);
+            changes.extend(j.assignment.iter().map(|&(c, w)| (end, c, w as i64)));
+            self.hold(
+                k.0,
+                Held {
+                    arrival: j.arrival,
+                    end,
+                    assignment: j.assignment.clone(),
+                    seen: self.epoch,
+                },
+            );
+        }
+        Profile::from_changes(now, view.free, &mut changes)
+    }
+
     /// Brings the held running jobs up to date with the view: jobs that
     /// ended before their expected end give room back, jobs whose expected
     /// end moved later take more. Returns (room given back, room taken).
@@ -224,7 +248,7 @@ impl Conservative {
         let estimate = job.estimate;
         let span_of = |a: &Assignment| expected_span(platform, estimate, a);
         let found = if platform.clusters.len() == 1 {
-            let w = job.spec.size;
+            let w = job.size;
             let span = span_of(&vec![(0, w)]);
             profile
                 .earliest_single(now, SimTime::MAX, w, span, None)
@@ -232,7 +256,7 @@ impl Conservative {
         } else {
             profile.earliest(
                 now,
-                &job.spec.components,
+                &job.components,
                 estimate,
                 self.placement.as_ref(),
                 &span_of,
@@ -304,7 +328,7 @@ impl Conservative {
         let overrunning = view
             .running
             .iter()
-            .any(|&k| view.job(k).estimated_end() <= now);
+            .any(|&k| view.job(k).estimated_end <= now);
         let mut chain: BTreeSet<SimTime> = BTreeSet::new();
         let mut within = SimTime::MAX;
         if overrunning {
@@ -313,7 +337,7 @@ impl Conservative {
             let started = out
                 .iter()
                 .map(|d| self.held[d.job.0].as_ref().expect("held").end);
-            within = backfill::next_estimated_end(view, started).unwrap_or(SimTime::MAX);
+            within = view.next_estimated_end(started).unwrap_or(SimTime::MAX);
         }
         for &(t, _, k) in self
             .by_start
@@ -346,6 +370,10 @@ impl Policy for Conservative {
         &self.spec
     }
 
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
         // What changed since the last decision point: a job that ended
@@ -357,7 +385,7 @@ impl Policy for Conservative {
                 p.advance(now);
                 p
             }
-            None => Profile::from_changes(now, view.free, &mut Vec::new()),
+            None => self.first_profile(view),
         };
         let (freed, taken) = self.follow_running(view, &mut profile);
         let mut compress = freed || taken;
@@ -505,7 +533,7 @@ impl Policy for Conservative {
         if let Some(&k) = view.queue.get(heads)
             && let Some(start) = self.slot(k).map(|s| s.start)
         {
-            self.plan.head = Some(view.job(k).spec.id);
+            self.plan.head = Some(view.job(k).id);
             self.plan.shadow = Some(start);
             self.plan.extra = profile.free_at_time(start);
         }

@@ -13,8 +13,8 @@ use super::backfill::{self, expected_span, releases};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
-use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
+use crate::sched::{BackfillView, JobKey};
 
 pub struct Easy {
     placement: Box<dyn Placement>,
@@ -59,7 +59,7 @@ pub fn reserve_head(
 ) -> Option<Reservation> {
     let rel = releases(view, started);
     let profile = Profile::new(view.now, free, &rel);
-    let widths = &view.job(head).spec.components;
+    let widths = &view.job(head).components;
     // The head needs its processors from the shadow time on, for as long
     // as it runs; only what is free for good at that time counts, so a
     // step's free counts are enough: they never fall later (no other
@@ -86,6 +86,10 @@ impl Policy for Easy {
         &self.spec
     }
 
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
@@ -95,10 +99,7 @@ impl Policy for Easy {
         let mut head = 0;
         while head < view.queue.len() {
             let key = view.queue[head];
-            let Some(a) = self
-                .placement
-                .place(&view.job(key).spec.components, &self.free)
-            else {
+            let Some(a) = self.placement.place(&view.job(key).components, &self.free) else {
                 break;
             };
             for &(c, w) in &a {
@@ -127,10 +128,10 @@ impl Policy for Easy {
             return;
         };
         self.plan = BackfillView {
-            head: Some(view.job(head_key).spec.id),
+            head: Some(view.job(head_key).id),
             shadow: Some(r.shadow),
             extra: r.extra.clone(),
-            reservations: vec![(view.job(head_key).spec.id, r.shadow)],
+            reservations: vec![(view.job(head_key).id, r.shadow)],
         };
         // Backfill the rest in the configured order.
         self.candidates.clear();
@@ -152,7 +153,7 @@ impl Policy for Easy {
             }
             let key = view.queue[i];
             let job = view.job(key);
-            let widths = &job.spec.components;
+            let widths = &job.components;
             let by_shadow = one_speed.then(|| {
                 view.now + expected_span(view.platform, job.estimate, &anywhere) <= r.shadow
             });

@@ -47,6 +47,10 @@ impl Policy for Fpfs {
         &self.spec
     }
 
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
@@ -71,7 +75,7 @@ impl Policy for Fpfs {
                     break;
                 }
             }
-            if let Some(assignment) = self.placement.place(&job.spec.components, &self.free) {
+            if let Some(assignment) = self.placement.place(&job.components, &self.free) {
                 for &(c, w) in &assignment {
                     self.free[c as usize] -= w;
                 }
@@ -117,7 +121,7 @@ impl Policy for Fpfs {
             Some(&k) => {
                 let job = view.job(k);
                 PolicyState::Fpfs {
-                    head: job.spec.id,
+                    head: job.id,
                     jumps: self.jumps_of(job.arrival),
                     max_jumps: self.max_jumps,
                 }

@@ -31,8 +31,8 @@
 
 use super::backfill::{self, expected_end, expected_span};
 use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
-use crate::engine::{BackfillView, JobKey};
 use crate::model::SimTime;
+use crate::sched::{BackfillView, JobKey};
 
 /// Which processors are free now: running jobs hold theirs.
 fn free_now(view: &SystemView<'_>) -> Vec<bool> {
@@ -62,7 +62,7 @@ fn lowest(n: usize, w: u32, ok: impl Fn(usize) -> bool) -> Option<Vec<u32>> {
 
 fn span_of(view: &SystemView<'_>, key: JobKey) -> SimTime {
     let j = view.job(key);
-    expected_span(view.platform, j.estimate, &vec![(0, j.spec.size)])
+    expected_span(view.platform, j.estimate, &vec![(0, j.size)])
 }
 
 fn decision(key: JobKey, w: u32, procs: Vec<u32>, kind: StartKind) -> Decision {
@@ -96,6 +96,10 @@ impl Policy for PinnedEasy {
         &self.spec
     }
 
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.spec.placement.build().place(widths, free).is_some()
+    }
+
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let now = view.now;
         let n = view.platform.clusters[0].processors as usize;
@@ -110,7 +114,7 @@ impl Policy for PinnedEasy {
         }
         let mut head = 0;
         while let Some(&key) = view.queue.get(head) {
-            let w = view.job(key).spec.size;
+            let w = view.job(key).size;
             let Some(procs) = lowest(n, w, |p| free[p]) else {
                 break;
             };
@@ -127,7 +131,7 @@ impl Policy for PinnedEasy {
         };
         // The head's reservation: the earliest time enough processors are
         // free, counting every release at that time; the lowest-numbered.
-        let need = view.job(head_key).spec.size as usize;
+        let need = view.job(head_key).size as usize;
         releases.sort_unstable();
         let mut avail = free.clone();
         let mut count = avail.iter().filter(|&&f| f).count();
@@ -150,10 +154,10 @@ impl Policy for PinnedEasy {
         for &p in &reserved {
             in_reservation[p as usize] = true;
         }
-        self.plan.head = Some(view.job(head_key).spec.id);
+        self.plan.head = Some(view.job(head_key).id);
         self.plan.shadow = Some(shadow);
         self.plan.extra = vec![(count - need) as u32];
-        self.plan.reservations = vec![(view.job(head_key).spec.id, shadow)];
+        self.plan.reservations = vec![(view.job(head_key).id, shadow)];
         // Backfill in scan order.
         let mut order = std::mem::take(&mut self.order);
         order.clear();
@@ -161,7 +165,7 @@ impl Policy for PinnedEasy {
         self.spec.order.sort(view, &mut order);
         for &i in &order {
             let key = view.queue[i];
-            let w = view.job(key).spec.size;
+            let w = view.job(key).size;
             let past_shadow = now.saturating_add(span_of(view, key)) > shadow;
             let Some(procs) = lowest(n, w, |p| free[p] && !(past_shadow && in_reservation[p]))
             else {
@@ -232,7 +236,7 @@ impl PinnedConservative {
     fn first_fit(&self, view: &SystemView<'_>, key: JobKey) -> Option<Pin> {
         let now = view.now;
         let n = view.platform.clusters[0].processors as usize;
-        let w = view.job(key).spec.size;
+        let w = view.job(key).size;
         let span = span_of(view, key);
         // (from, to, processors) of everything holding processors.
         let mut held: Vec<(SimTime, SimTime, &[u32])> = Vec::new();
@@ -278,6 +282,10 @@ impl PinnedConservative {
 impl Policy for PinnedConservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
+    }
+
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.spec.placement.build().place(widths, free).is_some()
     }
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
@@ -329,12 +337,7 @@ impl Policy for PinnedConservative {
             } else {
                 StartKind::Ahead
             };
-            out.push(decision(
-                key,
-                view.job(key).spec.size,
-                pin.procs.clone(),
-                kind,
-            ));
+            out.push(decision(key, view.job(key).size, pin.procs.clone(), kind));
         }
         for d in out.iter() {
             self.set_pin(d.job, None);
@@ -355,7 +358,7 @@ impl Policy for PinnedConservative {
         if let Some(&k) = view.queue.iter().find(|&&k| self.pin(k).is_some())
             && let Some(pin) = self.pin(k)
         {
-            plan.head = Some(view.job(k).spec.id);
+            plan.head = Some(view.job(k).id);
             plan.shadow = Some(pin.start);
             let n = free.len();
             let mut held = vec![false; n];

@@ -56,6 +56,9 @@ pub enum ScenarioError {
     /// A file the workload reads is not there.
     #[error("{0}")]
     MissingData(Box<MissingData>),
+    /// The run lost jobs: a defect of schedscope, not of the input.
+    #[error(transparent)]
+    Internal(#[from] crate::engine::Conservation),
 }
 
 impl ScenarioError {

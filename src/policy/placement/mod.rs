@@ -12,10 +12,9 @@ pub use first_fit::FirstFit;
 pub use worst_fit::WorstFit;
 
 use crate::model::ClusterIdx;
-use serde::{Deserialize, Serialize};
 
-/// Where each component goes: `(cluster, width)` in component order.
-pub type Assignment = Vec<(ClusterIdx, u32)>;
+pub use crate::sched::Assignment;
+pub use crate::sched::PlacementName;
 
 pub trait Placement: Send + Sync {
     /// Places `widths` given the free processors per cluster, or says it
@@ -23,33 +22,7 @@ pub trait Placement: Send + Sync {
     fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment>;
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PlacementName {
-    /// The paper's WFit: widest component to the freest cluster.
-    #[default]
-    WorstFit,
-    /// Widest component to the cluster it fills most tightly.
-    BestFit,
-    /// Each component to the lowest-numbered cluster it fits in.
-    FirstFit,
-}
-
 impl PlacementName {
-    pub const ALL: [PlacementName; 3] = [
-        PlacementName::WorstFit,
-        PlacementName::BestFit,
-        PlacementName::FirstFit,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlacementName::WorstFit => "worst-fit",
-            PlacementName::BestFit => "best-fit",
-            PlacementName::FirstFit => "first-fit",
-        }
-    }
-
     pub fn build(self) -> Box<dyn Placement> {
         match self {
             PlacementName::WorstFit => Box::new(WorstFit),

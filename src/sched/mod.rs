@@ -1,0 +1,241 @@
+//! The scheduling protocol: what a policy may see of the system and of
+//! each job, and what it may decide. The engine and the policies both
+//! depend on this module and on nothing of each other, the way Batsim keeps
+//! its simulator apart from its schedulers.
+//!
+//! * A policy sees a [`SystemView`]: the queue in arrival order, the
+//!   running jobs, free processors per cluster, the platform, and each job
+//!   as a [`JobView`] — what a scheduler may know online. A job's actual
+//!   run time is not in it.
+//! * A policy answers with [`Decision`]s, which the engine checks one by
+//!   one; a decision it cannot carry out comes back as a [`Refusal`] with
+//!   its reason, never a panic.
+//! * [`rate`] owns a running job's execution rate; the engine and every
+//!   policy that estimates a span use it.
+
+pub mod rate;
+pub mod spec;
+
+pub use spec::{BackfillOrder, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec};
+
+use crate::model::{ClusterIdx, Platform, SimTime};
+use serde::Serialize;
+use slab::Slab;
+use thiserror::Error;
+
+/// A job's slot in the engine's job table. A slot is reused once its job
+/// has left; a policy that keeps state by slot checks the job's `arrival`
+/// (unique for the run) to tell jobs apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JobKey(pub usize);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum JobState {
+    Queued,
+    Running,
+}
+
+/// Where each component goes: `(cluster, width)` in component order.
+pub type Assignment = Vec<(ClusterIdx, u32)>;
+
+/// A job as a scheduler may know it online: no actual run time.
+#[derive(Clone, Debug)]
+pub struct JobView {
+    /// The workload's own id.
+    pub id: u64,
+    pub submit: SimTime,
+    /// Total processors.
+    pub size: u32,
+    /// Component widths as requested, one per cluster when co-allocated.
+    pub components: Vec<u32>,
+    /// What policies see as the run time (in speed-1 time).
+    pub estimate: SimTime,
+    pub user: Option<i64>,
+    pub injected: bool,
+    /// Arrival order, unique for the whole run.
+    pub arrival: u64,
+    pub state: JobState,
+    /// When it (last) started; meaningful while running.
+    pub start: SimTime,
+    /// Where it runs; empty while queued.
+    pub assignment: Assignment,
+    /// Processor indices held, per assignment entry.
+    pub processors: Vec<Vec<u32>>,
+    /// Work done per tick now (see [`rate`]).
+    pub rate: f64,
+    /// When its estimate runs out: its start plus its estimate at the rate
+    /// it started at, a wall-clock allowance like a walltime limit. Set by
+    /// the engine at start; a later rate change moves the job's end but not
+    /// this, so a job slowed down outlives it and one sped up ends before.
+    pub estimated_end: SimTime,
+    /// Started ahead of an earlier-queued job (a jump or a backfill).
+    pub jumped_ahead: bool,
+    /// Times the job was aborted and requeued.
+    pub requeues: u32,
+}
+
+/// What a policy sees at a decision point.
+pub struct SystemView<'a> {
+    pub now: SimTime,
+    pub platform: &'a Platform,
+    /// Free processors per cluster.
+    pub free: &'a [u32],
+    /// Queued jobs, in arrival order.
+    pub queue: &'a [JobKey],
+    pub running: &'a [JobKey],
+    pub jobs: &'a Slab<JobView>,
+    /// Changes whenever a queued job was changed in place or put back in
+    /// the queue (not by arrivals and starts).
+    pub queue_edits: u64,
+}
+
+impl<'a> SystemView<'a> {
+    pub fn job(&self, key: JobKey) -> &'a JobView {
+        &self.jobs[key.0]
+    }
+
+    /// The next estimated end after now of a running job still within its
+    /// estimate, with `started` (the ends of jobs started in the current
+    /// pass). Before it, only jobs past their estimates can give processors
+    /// back.
+    pub fn next_estimated_end(
+        &self,
+        started: impl IntoIterator<Item = SimTime>,
+    ) -> Option<SimTime> {
+        self.running
+            .iter()
+            .map(|&k| self.job(k).estimated_end)
+            .chain(started)
+            .filter(|&t| t > self.now)
+            .min()
+    }
+}
+
+/// How a decision got its job started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StartKind {
+    /// The job was at the head of the queue.
+    Head,
+    /// The job jumped ahead of the head (FPFS) or was backfilled.
+    Ahead,
+}
+
+/// Start a queued job now with this placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub job: JobKey,
+    /// The clusters and widths, one entry per requested component.
+    pub assignment: Assignment,
+    pub kind: StartKind,
+    /// The processor indices to take, per assignment entry; `None` takes
+    /// the lowest-numbered free ones.
+    pub processors: Option<Vec<Vec<u32>>>,
+}
+
+/// A decision the engine would not carry out, and why. The run goes on
+/// without it.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refusal {
+    #[error("job slot {0} is not in the queue")]
+    NotQueued(usize),
+    #[error("job {job}: {given} components placed for {wanted} requested")]
+    ComponentCount {
+        job: u64,
+        given: usize,
+        wanted: usize,
+    },
+    #[error("job {job}: component {index} is {wanted} wide, placed {given} wide")]
+    Width {
+        job: u64,
+        index: usize,
+        wanted: u32,
+        given: u32,
+    },
+    #[error("job {job}: no cluster {cluster} on this platform")]
+    NoCluster { job: u64, cluster: ClusterIdx },
+    #[error("job {job}: two components on cluster {cluster}")]
+    SameCluster { job: u64, cluster: ClusterIdx },
+    #[error("job {job}: {wanted} processors wanted on cluster {cluster}, {free} free")]
+    TooFew {
+        job: u64,
+        cluster: ClusterIdx,
+        wanted: u32,
+        free: u32,
+    },
+    #[error("job {job}: processor {processor} of cluster {cluster} is taken or does not exist")]
+    Taken {
+        job: u64,
+        cluster: ClusterIdx,
+        processor: u32,
+    },
+    #[error("job {job}: {given} processors named on cluster {cluster} for a width of {wanted}")]
+    NamedCount {
+        job: u64,
+        cluster: ClusterIdx,
+        given: usize,
+        wanted: u32,
+    },
+}
+
+/// What a policy tells the console about its own state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub enum PolicyState {
+    #[default]
+    Idle,
+    /// FPFS (and FCFS): the head job and how often it has been jumped.
+    Fpfs {
+        head: u64,
+        jumps: u32,
+        max_jumps: MaxJumps,
+    },
+    /// EASY and conservative backfilling: the head job and its reservation
+    /// (the shadow time), if it has one.
+    Backfill { head: u64, shadow: Option<SimTime> },
+}
+
+/// What a backfilling policy has planned, for the backfill-windows pane.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BackfillView {
+    /// The head job's id and its reservation (the shadow time), if the head
+    /// cannot start now.
+    pub head: Option<u64>,
+    pub shadow: Option<SimTime>,
+    /// Processors per cluster left over at the shadow time once the head
+    /// job is placed: what a backfilled job may use beyond the shadow time.
+    pub extra: Vec<u32>,
+    /// Planned starts of queued jobs (every job under conservative
+    /// backfilling, the head alone under EASY), in queue order.
+    pub reservations: Vec<(u64, SimTime)>,
+}
+
+pub trait Policy: Send {
+    fn spec(&self) -> &PolicySpec;
+
+    /// Appends the jobs to start now, in order. The free counts in `view`
+    /// do not change while the policy runs; it must account for its own
+    /// decisions.
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>);
+
+    /// Whether this policy's placement puts `widths` on the processors
+    /// `free` now (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool;
+
+    /// The policy's state for display.
+    fn state(&self, view: &SystemView<'_>) -> PolicyState;
+
+    /// What a backfilling policy has planned (reservations, shadow time,
+    /// extra processors), for the console; `None` for other policies.
+    fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
+        None
+    }
+
+    /// A time at which the policy must decide again even if nothing else
+    /// happens then (the engine adds a wake-up event).
+    fn wake_at(&self) -> Option<SimTime> {
+        None
+    }
+}
+
+/// Builds a policy from its spec for a platform, or says why it cannot run
+/// there: how the engine gets a policy without knowing any.
+pub type PolicyBuilder = fn(&PolicySpec, &Platform) -> Result<Box<dyn Policy>, String>;
