@@ -42,6 +42,8 @@ struct Hidden {
     stamp: u64,
     /// Events in the queue that carry the current stamp.
     pending: u8,
+    /// Processor-seconds held in runs that were aborted.
+    held_before: f64,
 }
 
 /// An operator action, applied at a simulated time and recorded.
@@ -886,7 +888,8 @@ impl Engine {
         else {
             return Err(Refusal::NotQueued(d.job.0));
         };
-        if !self.queue.contains(&d.job) {
+        if self.returning.contains(&d.job.0) {
+            // Aborted, and not back in the queue yet.
             return Err(Refusal::NotQueued(d.job.0));
         }
         let id = job.id;
@@ -1091,6 +1094,7 @@ impl Engine {
         self.forget_events(slot);
         self.release(slot);
         let job = &mut self.jobs[slot];
+        self.hidden[slot].held_before += job.size as f64 * (self.now - job.start).as_secs_f64();
         job.state = JobState::Queued;
         job.assignment.clear();
         job.processors.clear();
@@ -1168,6 +1172,8 @@ impl Engine {
         self.release(slot);
         let job = self.jobs.remove(slot);
         let runtime = self.hidden[slot].runtime;
+        let held =
+            self.hidden[slot].held_before + job.size as f64 * (self.now - job.start).as_secs_f64();
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
@@ -1192,6 +1198,7 @@ impl Engine {
             jumped_ahead: job.jumped_ahead,
             killed,
             requeues: job.requeues,
+            held,
         });
         self.dirty = true;
     }

@@ -52,7 +52,7 @@ impl JobFigures {
             response,
             slowdown,
             bounded_slowdown,
-            load: r.size as f64 * run,
+            load: r.held,
         }
     }
 }
@@ -438,6 +438,7 @@ mod tests {
             jumped_ahead: false,
             killed: false,
             requeues: 0,
+            held: size as f64 * (end - start) as f64,
         }
     }
 
