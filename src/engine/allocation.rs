@@ -40,7 +40,19 @@ impl Engine {
             return Err(Refusal::NotQueued(d.job.0));
         }
         let id = job.id;
-        if job.components.len() != d.assignment.len() {
+        // A job that asks for no particular components is split by the
+        // policy: any widths of at least 1 that add up to its size.
+        let flexible = job.components.is_empty();
+        if flexible {
+            let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
+            if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
+                return Err(Refusal::Split {
+                    job: id,
+                    given: d.assignment.iter().map(|&(_, w)| w).collect(),
+                    size: job.size,
+                });
+            }
+        } else if job.components.len() != d.assignment.len() {
             return Err(Refusal::ComponentCount {
                 job: id,
                 given: d.assignment.len(),
@@ -48,7 +60,7 @@ impl Engine {
             });
         }
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
-            if w != job.components[i] {
+            if !flexible && w != job.components[i] {
                 return Err(Refusal::Width {
                     job: id,
                     index: i,

@@ -227,7 +227,12 @@ impl Engine {
                 .iter()
                 .map(|&(c, _)| c)
                 .collect::<Vec<ClusterIdx>>(),
-            components: job.components,
+            // A job split by its policy ran with the widths it was given.
+            components: if job.components.is_empty() {
+                job.assignment.iter().map(|&(_, w)| w).collect()
+            } else {
+                job.components
+            },
             estimate: job.estimate,
             runtime,
             user: job.user,

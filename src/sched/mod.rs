@@ -46,7 +46,9 @@ pub struct JobView {
     pub submit: SimTime,
     /// Total processors.
     pub size: u32,
-    /// Component widths as requested, one per cluster when co-allocated.
+    /// Component widths as requested, one per cluster when co-allocated;
+    /// empty when the job leaves its split over clusters to the policy
+    /// (any widths of at least 1 adding up to `size`).
     pub components: Vec<u32>,
     /// What policies see as the run time (in speed-1 time).
     pub estimate: SimTime,
@@ -172,6 +174,12 @@ pub enum Refusal {
         index: usize,
         wanted: u32,
         given: u32,
+    },
+    #[error("job {job}: widths {given:?} do not split its {size} processors (each ≥ 1, adding up)")]
+    Split {
+        job: u64,
+        given: Vec<u32>,
+        size: u32,
     },
     #[error("job {job}: no cluster {cluster} on this platform")]
     NoCluster { job: u64, cluster: ClusterIdx },
