@@ -478,7 +478,8 @@ pub fn svg(fig: &Figure) -> Result<String, PlotError> {
     Ok(text)
 }
 
-/// Writes the figure to `stem.svg` and `stem.png`, each atomically.
+/// Writes the figure to `stem.svg` and `stem.png`, each atomically, with
+/// the mode new files get (the umask's).
 pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError> {
     let (svg_path, png_path) = paths(stem);
     let fail = |p: &Path, m: String| PlotError::Draw {
@@ -493,13 +494,7 @@ pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError>
         .map_err(|e| fail(&svg_path, e.to_string()))?;
     // The bitmap backend picks the encoder by the file's extension: draw
     // into a temporary `.png` beside the target, then rename it.
-    let dir = png_path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = tempfile::Builder::new()
-        .suffix(".png")
-        .tempfile_in(dir)
+    let tmp = crate::report::temp_beside(&png_path, ".png")
         .map_err(|e| fail(&png_path, e.to_string()))?;
     {
         let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
@@ -507,11 +502,5 @@ pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError>
     }
     tmp.persist(&png_path)
         .map_err(|e| fail(&png_path, e.error.to_string()))?;
-    // Temporary files are private; a figure is for sharing.
-    #[cfg(unix)]
-    for p in [&svg_path, &png_path] {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644));
-    }
     Ok((svg_path, png_path))
 }

@@ -98,6 +98,12 @@ impl Acc {
     }
 }
 
+/// Whether a job counts in the metrics: it is not among the first
+/// `warmup_jobs` to arrive.
+pub fn measured(r: &JobRecord, warmup_jobs: u64) -> bool {
+    r.arrival >= warmup_jobs
+}
+
 /// Online metrics for one run.
 #[derive(Clone, Debug)]
 pub struct Metrics {
@@ -151,7 +157,7 @@ impl Metrics {
     /// Folds in one job; jobs among the first `warmup_jobs` to arrive are
     /// counted as excluded and nothing else.
     pub fn record(&mut self, r: &JobRecord) {
-        if r.arrival < self.warmup_jobs {
+        if !measured(r, self.warmup_jobs) {
             self.excluded += 1;
             return;
         }

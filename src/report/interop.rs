@@ -3,10 +3,10 @@
 //! and `schedule.swf` for the first, `out_jobs.rN.csv` and `schedule.rN.swf`
 //! for replication N after it).
 
-use super::{batsim, swf_out, write_atomic};
+use super::{batsim, swf_out};
 use crate::runner::RunResult;
 use crate::scenario::Scenario;
-use std::path::Path;
+use std::io::Write;
 
 /// The names of the files written for replication `index`.
 pub fn file_names(index: u32) -> (String, String) {
@@ -20,20 +20,20 @@ pub fn file_names(index: u32) -> (String, String) {
     }
 }
 
-/// Writes the files into `dir` (which exists), each atomically; on error,
-/// the name of the file that could not be written.
-pub fn write_into(
-    dir: &Path,
+/// Writes the files through `put(name, write)`, which creates the file
+/// `name` in the result folder and hands `write` its contents' writer (the
+/// `--out` folder writes them with the run's other files, as one unit).
+pub fn write_files<E>(
+    mut put: impl FnMut(&str, &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>) -> Result<(), E>,
     scenario: &Scenario,
     result: &RunResult,
-) -> Result<(), (String, std::io::Error)> {
+) -> Result<(), E> {
     let platform = scenario.platform();
     for rep in &result.replications {
         let (jobs, swf) = file_names(rep.index);
-        write_atomic(&dir.join(&jobs), |w| {
+        put(&jobs, &mut |w| {
             batsim::write_jobs(w, scenario.name(), &rep.records, platform)
-        })
-        .map_err(|e| (jobs, e))?;
+        })?;
         let about = [
             format!("the schedule schedscope simulated for {}", scenario.name()),
             format!(
@@ -44,10 +44,37 @@ pub fn write_into(
                 rep.seed
             ),
         ];
-        write_atomic(&dir.join(&swf), |w| {
+        put(&swf, &mut |w| {
             swf_out::write(w, &rep.records, platform, &about)
-        })
-        .map_err(|e| (swf, e))?;
+        })?;
     }
     Ok(())
+}
+
+/// Whether `name` is one of the files [`write_files`] writes.
+pub fn is_written_here(name: &str) -> bool {
+    let numbered = |s: &str, pre: &str, post: &str| {
+        s.strip_prefix(pre)
+            .and_then(|r| r.strip_suffix(post))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    matches!(name, "out_jobs.csv" | "schedule.swf")
+        || numbered(name, "out_jobs.r", ".csv")
+        || numbered(name, "schedule.r", ".swf")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_per_replication() {
+        for i in [0, 1, 12] {
+            let (a, b) = file_names(i);
+            assert!(is_written_here(&a) && is_written_here(&b), "{a} {b}");
+        }
+        for other in ["out_jobs.r.csv", "schedule.rx.swf", "notes.txt", "jobs.csv"] {
+            assert!(!is_written_here(other), "{other}");
+        }
+    }
 }

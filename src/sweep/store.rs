@@ -272,10 +272,10 @@ impl Folder {
                 format!("cannot write the result of point {}: {e}", file.id),
             )
         };
-        let mut tmp = tempfile::NamedTempFile::new_in(self.dir.join(POINTS)).map_err(fail)?;
+        let path = self.point_path(&file.id);
+        let mut tmp = crate::report::temp_beside(&path, "").map_err(fail)?;
         tmp.write_all(text.as_bytes()).map_err(fail)?;
-        tmp.persist(self.point_path(&file.id))
-            .map_err(|e| fail(e.error))?;
+        tmp.persist(&path).map_err(|e| fail(e.error))?;
         Ok(())
     }
 }
