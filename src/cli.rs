@@ -65,7 +65,8 @@ pub enum Command {
         /// row per job.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Write summary.json and jobs.csv into this folder, as one unit
+        /// Write summary.json, jobs.csv, Batsim's out_jobs.csv and the
+        /// schedule as schedule.swf into this folder, as one unit
         /// (the folder must be new, empty or hold an earlier result).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,

@@ -113,7 +113,8 @@ fn a_signal_during_the_run_or_the_write_leaves_the_folder_as_it_was() {
         dir.to_str().unwrap(),
     ]);
     assert!(o.status.success());
-    let before: Vec<Vec<u8>> = ["summary.json", "jobs.csv"]
+    let files = ["jobs.csv", "out_jobs.csv", "schedule.swf", "summary.json"];
+    let before: Vec<Vec<u8>> = files
         .iter()
         .map(|f| fs::read(dir.join(f)).unwrap())
         .collect();
@@ -129,8 +130,8 @@ fn a_signal_during_the_run_or_the_write_leaves_the_folder_as_it_was() {
     assert_eq!(out.status.code(), Some(128 + 2), "{err}");
     assert!(err.contains("SIGINT"), "{err}");
     assert_eq!(entries(parent), ["result"], "no staging folder is left");
-    assert_eq!(entries(&dir), ["jobs.csv", "summary.json"]);
-    let after: Vec<Vec<u8>> = ["summary.json", "jobs.csv"]
+    assert_eq!(entries(&dir), files);
+    let after: Vec<Vec<u8>> = files
         .iter()
         .map(|f| fs::read(dir.join(f)).unwrap())
         .collect();
