@@ -152,6 +152,10 @@ pub fn snapshot() -> Snapshot {
         engine,
         scenario: "test".into(),
         shape: "2×8".into(),
+        fit: std::sync::Arc::new(super::inject_form::FitRules::new(
+            crate::model::Platform::uniform(2, 8),
+            None,
+        )),
         seed: 7,
         speed: Speed::DEFAULT,
         paused: false,

@@ -3,6 +3,7 @@
 //! paces it against the wall clock; tests drive it directly, so every
 //! screen they check is deterministic.
 
+use super::inject_form::FitRules;
 use super::snapshot::{History, Message, Snapshot, Speed};
 use crate::engine::{Command, Engine};
 use crate::metrics::Metrics;
@@ -11,6 +12,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What the operator asks of the running engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +48,7 @@ pub struct Session {
     seed: u64,
     endless: bool,
     engine: Engine,
+    fit: Arc<FitRules>,
     metrics: Metrics,
     utilization: VecDeque<f64>,
     queue: VecDeque<u64>,
@@ -67,11 +70,13 @@ impl Session {
     pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
         let engine = scenario.build_engine(seed, endless)?;
         let metrics = scenario.new_metrics();
+        let fit = Arc::new(FitRules::of(&scenario));
         Ok(Session {
             scenario,
             seed,
             endless,
             engine,
+            fit,
             metrics,
             utilization: VecDeque::new(),
             queue: VecDeque::new(),
@@ -345,6 +350,7 @@ impl Session {
             engine: self.engine.snapshot(),
             scenario: self.scenario.name().to_string(),
             shape: self.engine.platform().shape(),
+            fit: self.fit.clone(),
             seed: self.seed,
             speed: self.speed,
             paused: self.paused,

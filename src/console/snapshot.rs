@@ -1,8 +1,10 @@
 //! What the console draws: the engine's picture plus the driver's view.
 
+use super::inject_form::FitRules;
 use crate::engine::EngineSnapshot;
 use crate::metrics::Summary;
 use crate::model::JobRecord;
+use std::sync::Arc;
 
 /// How fast simulated time runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +98,8 @@ pub struct Snapshot {
     pub engine: EngineSnapshot,
     pub scenario: String,
     pub shape: String,
+    /// What an injected job must fit (the platform and the splitting rule).
+    pub fit: Arc<FitRules>,
     pub seed: u64,
     pub speed: Speed,
     pub paused: bool,

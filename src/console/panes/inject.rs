@@ -2,7 +2,7 @@
 //! validated in place.
 
 use super::{Ctx, INJECTED, centered};
-use crate::console::app::{INJECT_FIELDS, InjectForm};
+use crate::console::inject_form::{INJECT_FIELDS, InjectForm};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -62,7 +62,7 @@ mod tests {
         let snap = fixtures::snapshot();
         let mut f = InjectForm::default();
         f.values[4] = "8+9".into();
-        assert!(f.validate(&snap).is_none());
+        assert!(f.validate(&snap.fit).is_none());
         let area = Rect::new(0, 0, 80, 12);
         let mut buf = Buffer::empty(area);
         render(&f, &Ctx::default(), area, &mut buf);
