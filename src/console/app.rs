@@ -4,6 +4,7 @@
 
 pub use super::inject_form::{INJECT_FIELDS, InjectForm};
 use super::keymap::{self, Action, Mode};
+use super::panes::help;
 pub use super::picker::PickerState;
 use super::session::Request;
 use super::snapshot::{Message, Snapshot};
@@ -12,14 +13,16 @@ use crate::metrics::Grouping;
 use crate::model::JobRecord;
 use crate::workload::estimates::EstimateModel;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
 use std::sync::Arc;
 
-/// Something that happened: a key, a new snapshot, a resize.
+/// Something that happened: a key, a new snapshot, the terminal's size
+/// (columns, rows) at the start and on every resize.
 #[derive(Clone, Debug)]
 pub enum Msg {
     Key(KeyEvent),
     Snapshot(Arc<Snapshot>),
-    Resize,
+    Resize(u16, u16),
 }
 
 /// What `update` asks the outside world to do.
@@ -127,7 +130,8 @@ pub enum Form<T> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Overlay {
     None,
-    Help,
+    /// The help, scrolled down by this many lines.
+    Help(u16),
     Detail(DetailState),
     Picker(PickerState),
     Inject(InjectForm),
@@ -137,6 +141,11 @@ pub enum Overlay {
 pub struct App {
     pub snapshot: Arc<Snapshot>,
     pub focus: Pane,
+    /// The pane below the queue and the clusters on a small terminal: the
+    /// last of head & backfill, groups and history to have had the focus.
+    pub lower: Pane,
+    /// The terminal's size, for scrolling the help.
+    pub area: Rect,
     /// The selected queue row.
     pub selected: usize,
     /// The selected window (running job) in the head & backfill pane.
@@ -158,6 +167,8 @@ impl App {
         App {
             snapshot,
             focus: Pane::Queue,
+            lower: Pane::Backfill,
+            area: Rect::default(),
             selected: 0,
             selected_running: 0,
             grouping: Grouping::Size,
@@ -172,7 +183,7 @@ impl App {
     pub fn mode(&self) -> Mode {
         match self.overlay {
             Overlay::None => Mode::Normal,
-            Overlay::Help => Mode::Help,
+            Overlay::Help(_) => Mode::Help,
             Overlay::Detail(_) => Mode::Detail,
             Overlay::Picker(_) => Mode::Picker,
             Overlay::Inject(_) => Mode::Inject,
@@ -214,7 +225,13 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::Resize => Vec::new(),
+            Msg::Resize(w, h) => {
+                self.area = Rect::new(0, 0, w, h);
+                if let Overlay::Help(top) = &mut self.overlay {
+                    *top = (*top).min(help::max_scroll(self.area));
+                }
+                Vec::new()
+            }
             Msg::Key(key) => self.key(key),
         }
     }
@@ -236,13 +253,17 @@ impl App {
         let action = keymap::lookup(mode, &key);
         match mode {
             Mode::Normal => match action {
-                Some(a) => self.normal(a),
+                Some(a) => {
+                    let effects = self.normal(a);
+                    if matches!(self.focus, Pane::Backfill | Pane::Groups | Pane::History) {
+                        self.lower = self.focus;
+                    }
+                    effects
+                }
                 None => Vec::new(),
             },
             Mode::Help => {
-                if action == Some(Action::Close) {
-                    self.overlay = Overlay::None;
-                }
+                self.help(action);
                 Vec::new()
             }
             Mode::Detail => match action {
@@ -372,11 +393,33 @@ impl App {
             Action::Restart => self.send(Request::Restart { new_seed: false }),
             Action::RestartNewSeed => self.send(Request::Restart { new_seed: true }),
             Action::Help => {
-                self.overlay = Overlay::Help;
+                self.overlay = Overlay::Help(0);
                 Vec::new()
             }
             _ => Vec::new(),
         }
+    }
+
+    fn help(&mut self, action: Option<Action>) {
+        let Overlay::Help(top) = &mut self.overlay else {
+            return;
+        };
+        let max = help::max_scroll(self.area);
+        let page = help::page(self.area);
+        *top = match action {
+            Some(Action::Close) => {
+                self.overlay = Overlay::None;
+                return;
+            }
+            Some(Action::Up) => top.saturating_sub(1),
+            Some(Action::Down) => *top + 1,
+            Some(Action::PageUp) => top.saturating_sub(page),
+            Some(Action::PageDown) => *top + page,
+            Some(Action::Home) => 0,
+            Some(Action::End) => max,
+            _ => *top,
+        }
+        .min(max);
     }
 
     fn picker(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
@@ -779,6 +822,45 @@ mod tests {
         };
         assert_eq!(f.values[4], "8+8");
         assert_eq!(f.values[3], "30");
+    }
+
+    #[test]
+    fn help_scrolls_within_the_terminal() {
+        let mut a = app();
+        a.update(Msg::Resize(80, 24));
+        let max = help::max_scroll(Rect::new(0, 0, 80, 24));
+        assert!(max > 0);
+        press(&mut a, &[key('?'), code(KeyCode::End)]);
+        assert_eq!(a.overlay, Overlay::Help(max));
+        press(&mut a, &[code(KeyCode::Down)]);
+        assert_eq!(a.overlay, Overlay::Help(max), "the end is the end");
+        press(&mut a, &[code(KeyCode::PageUp)]);
+        assert!(matches!(a.overlay, Overlay::Help(t) if t < max));
+        press(&mut a, &[key('g')]);
+        assert_eq!(a.overlay, Overlay::Help(0));
+        press(&mut a, &[key('j'), key('j')]);
+        assert_eq!(a.overlay, Overlay::Help(2));
+        // At 120 × 28 everything shows: nothing to scroll.
+        a.update(Msg::Resize(120, 28));
+        assert_eq!(a.overlay, Overlay::Help(0));
+        press(&mut a, &[key('j')]);
+        assert_eq!(a.overlay, Overlay::Help(0));
+    }
+
+    #[test]
+    fn the_lower_pane_follows_the_focus() {
+        let mut a = app();
+        assert_eq!(a.lower, Pane::Backfill);
+        press(
+            &mut a,
+            &[code(KeyCode::Tab), code(KeyCode::Tab), code(KeyCode::Tab)],
+        );
+        assert_eq!((a.focus, a.lower), (Pane::Groups, Pane::Groups));
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!(a.lower, Pane::History);
+        // Back to the queue: history stays below it.
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!((a.focus, a.lower), (Pane::Queue, Pane::History));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Hand-built snapshots for pane tests.
 
 use super::snapshot::{History, Message, Snapshot, Speed};
-use crate::engine::{BackfillView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow};
+use crate::engine::{
+    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow,
+};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
 use crate::policy::{MaxJumps, PolicySpec, PolicyState};
@@ -37,10 +39,34 @@ fn record(id: u64, arrival: u64, size: u32, submit: i64, start: i64, end: i64) -
 /// injected job 1000000001 past its estimate, three queued jobs (the head
 /// jumped three times, one injected job).
 pub fn snapshot() -> Snapshot {
-    let mut c0 = vec![Some(10); 4];
-    c0.extend([Some(INJ1), Some(INJ1), None, None]);
-    let mut c1 = vec![Some(10); 4];
-    c1.extend([None; 4]);
+    let cells = |ids: &[Option<u64>]| -> Vec<CellView> {
+        ids.iter()
+            .map(|&job| CellView {
+                job,
+                busy: job.is_some() as u32,
+            })
+            .collect()
+    };
+    let c0 = cells(&[
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(INJ1),
+        Some(INJ1),
+        None,
+        None,
+    ]);
+    let c1 = cells(&[
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(10),
+        None,
+        None,
+        None,
+        None,
+    ]);
     let engine = EngineSnapshot {
         now: s(100),
         counters: Counters {
@@ -125,6 +151,7 @@ pub fn snapshot() -> Snapshot {
                 processors: 8,
                 speed: 1.0,
                 free: 2,
+                per_cell: 1,
                 cells: c0,
             },
             ClusterView {
@@ -132,6 +159,7 @@ pub fn snapshot() -> Snapshot {
                 processors: 8,
                 speed: 1.0,
                 free: 4,
+                per_cell: 1,
                 cells: c1,
             },
         ],
