@@ -123,8 +123,14 @@ fn restart_starts_over_with_the_same_or_next_seed() {
     let mut session = Session::new(sc, 1, true).unwrap();
     let mut app = App::new(Arc::new(session.snapshot()));
     run_to(&mut session, 300);
+    let start = Session::new(scenario(), 1, true).unwrap().now();
     keys(&mut app, &mut session, &[Char('r')]);
-    assert_eq!(session.now(), SimTime::ZERO);
+    assert_eq!(
+        session.now(),
+        start,
+        "back to just before the first arrival"
+    );
+    assert!(start < SimTime::from_secs(1));
     assert_eq!(app.message().unwrap().text, "restarted with seed 1");
     keys(&mut app, &mut session, &[Char('R')]);
     assert_eq!(app.message().unwrap().text, "restarted with seed 2");

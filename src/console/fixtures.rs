@@ -190,9 +190,10 @@ pub fn snapshot() -> Snapshot {
         summary: metrics.summary(),
         warmup: (0, 0),
         history: History {
+            start: 60.0,
             every: 10.0,
             utilization: vec![0.1, 0.5, 0.9, 0.75],
-            queue: vec![0, 1, 4, 3],
+            queue: vec![0.0, 1.0, 4.0, 3.0],
             art: vec![0.0, 10.0, 15.0, 25.5],
         },
         events_per_sec: 0.0,

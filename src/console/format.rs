@@ -28,16 +28,31 @@ pub fn num1(x: f64) -> String {
     format!("{sign}{}.{}", int(tenths / 10), tenths % 10)
 }
 
-/// A short duration for narrow columns: `41.2`, `1.2 k`, `35 k`.
+/// A short number for columns of six: `41.2`, `9999.9`, `35.0 k`,
+/// `1.2 M`, `4.0 G`.
 pub fn short(x: f64) -> String {
     if !x.is_finite() {
         "–".to_string()
-    } else if x.abs() < 10_000.0 {
+    } else if x.abs() < 9_999.95 {
         format!("{x:.1}")
-    } else if x.abs() < 1e6 {
-        format!("{:.0} k", x / 1e3)
     } else {
-        format!("{:.1} M", x / 1e6)
+        si(x)
+    }
+}
+
+/// A span of simulated time in the unit that reads best: `40 s`,
+/// `25 min`, `5.5 h`, `333.3 d`.
+pub fn duration(secs: f64) -> String {
+    if !secs.is_finite() {
+        "–".to_string()
+    } else if secs < 120.0 {
+        format!("{secs:.0} s")
+    } else if secs < 7_200.0 {
+        format!("{:.0} min", secs / 60.0)
+    } else if secs < 172_800.0 {
+        format!("{:.1} h", secs / 3_600.0)
+    } else {
+        format!("{} d", num1(secs / 86_400.0))
     }
 }
 
@@ -114,8 +129,18 @@ mod tests {
         assert_eq!(secs(12_345.64), "12 345.6 s");
         assert_eq!(num1(-0.01), "0.0");
         assert_eq!(short(41.23), "41.2");
-        assert_eq!(short(35_000.0), "35 k");
+        assert_eq!(short(35_000.0), "35.0 k");
+        assert_eq!(short(599_850.0), "600 k");
+        assert_eq!(short(2.9e13), "29.0 T");
         assert_eq!(parts(&[8, 8, 8]), "8+8+8");
+    }
+
+    #[test]
+    fn durations_in_the_unit_that_reads_best() {
+        assert_eq!(duration(40.0), "40 s");
+        assert_eq!(duration(1_500.0), "25 min");
+        assert_eq!(duration(19_800.0), "5.5 h");
+        assert_eq!(duration(29_000_000.0), "335.6 d");
     }
 
     #[test]
