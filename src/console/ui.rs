@@ -140,7 +140,8 @@ const LOWER: [(Pane, &str); 3] = [
     (Pane::History, "history"),
 ];
 
-/// Says on the lower pane's top border how to reach the other two.
+/// Says on the lower pane's bottom border how to reach the other two (the
+/// top one holds the pane's title).
 fn lower_hint(shown: Pane, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let others: Vec<&str> = LOWER
         .iter()
@@ -155,7 +156,8 @@ fn lower_hint(shown: Pane, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     if area.width < w + 24 || area.height == 0 {
         return;
     }
-    Line::styled(text, ctx.dim()).render(Rect::new(area.x + area.width - 1 - w, area.y, w, 1), buf);
+    let y = area.y + area.height - 1;
+    Line::styled(text, ctx.dim()).render(Rect::new(area.x + area.width - 1 - w, y, w, 1), buf);
 }
 
 fn too_small(area: Rect, buf: &mut Buffer) {

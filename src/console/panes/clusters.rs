@@ -56,8 +56,11 @@ impl Frame {
     }
 }
 
+/// The narrowest the pane is drawn: room for its title and legend.
+const MIN_W: usize = 35;
+
 /// The width the pane needs to show one cell per processor (at most 60
-/// cells).
+/// cells), and its title.
 pub fn wanted_width(snap: &Snapshot) -> u16 {
     let cells = snap
         .engine
@@ -67,7 +70,7 @@ pub fn wanted_width(snap: &Snapshot) -> u16 {
         .max()
         .unwrap_or(0)
         .min(60);
-    (cells + Frame::of(snap).extra() + 2) as u16
+    (cells + Frame::of(snap).extra() + 2).max(MIN_W) as u16
 }
 
 /// Processors per drawn cell for `room` cells: a whole number of the

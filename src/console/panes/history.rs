@@ -3,7 +3,7 @@
 
 use super::Ctx;
 use crate::console::app::Pane;
-use crate::console::format::{duration, int, num1};
+use crate::console::format::{duration, fit, int, num1};
 use crate::console::snapshot::Snapshot;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -75,7 +75,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             "ART",
             scaled(&cols.art, 10.0),
             None,
-            format!("{} s", num1(snap.summary.art)),
+            format!("{} s", fit(snap.summary.art, VALUE_W as usize - 3)),
             Color::Cyan,
         ),
     ];

@@ -19,7 +19,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let sep = Span::styled(" │ ", ctx.dim());
     let rate = (snap.events_per_sec > 0.0).then(|| format!("{} ev/s", events(snap.events_per_sec)));
     // From the full line down to the policy and the counts, whichever
-    // fits first.
+    // fits first: the estimate setting goes last but one.
     let line = |level: u8| -> Vec<Span<'static>> {
         let mut spans = vec![
             Span::raw(if level == 0 { " policy " } else { " " }),
@@ -30,7 +30,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 sep.clone(),
                 Span::raw(format!("estimates {} (new arrivals)", e.estimates)),
             ]),
-            1 | 2 => spans.extend([sep.clone(), Span::raw(format!("est. {}", e.estimates))]),
+            1..=3 => spans.extend([sep.clone(), Span::raw(format!("est. {}", e.estimates))]),
             _ => {}
         }
         spans.push(sep.clone());
@@ -49,12 +49,13 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 int(queued),
                 int(c.finished)
             ),
-            _ => format!(
+            2 | 4 => format!(
                 "run {}  queue {}  done {}",
                 int(running),
                 int(queued),
                 int(c.finished)
             ),
+            _ => format!("queue {}  done {}", int(queued), int(c.finished)),
         }));
         if let Some(r) = &rate
             && level < 2
@@ -64,10 +65,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         }
         spans
     };
-    let spans = (0..4)
+    let spans = (0..5)
         .map(line)
         .find(|s| s.iter().map(|s| s.width()).sum::<usize>() <= width)
-        .unwrap_or_else(|| line(3));
+        .unwrap_or_else(|| line(4));
     Paragraph::new(vec![line1, Line::from(spans)]).render(area, buf);
 }
 
@@ -155,7 +156,7 @@ mod tests {
         let t = text(&buf);
         assert!(t.contains("…"), "{t}");
         assert!(t.contains("t = 100.0 s   ×50   ▶ running"), "{t}");
-        assert!(t.contains("run 2  queue 3  done 4"), "{t}");
+        assert!(t.contains("est. exact │ queue 3  done 4"), "{t}");
     }
 
     #[test]
