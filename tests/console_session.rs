@@ -74,6 +74,19 @@ fn a_step_names_its_event() {
     assert_eq!(message(&mut s), "no event is left");
 }
 
+/// Ends are named after hundreds of jobs too, when the records kept for
+/// the job detail have long been full.
+#[test]
+fn a_step_names_an_end_after_many_jobs() {
+    let jobs: Vec<String> = (0..400)
+        .map(|i| format!("{{ submit = {}, size = 4, runtime = 10 }}", i * 10))
+        .collect();
+    let mut s = Session::new(inline(&jobs.join(", "), "fcfs"), 1, false).unwrap();
+    assert!(s.advance_to(SimTime::from_secs(3_995), usize::MAX));
+    s.handle(Request::StepEvent);
+    assert_eq!(message(&mut s), "one event at t = 4 000.0 s: job 400 ended");
+}
+
 /// The history keeps at most a few hundred samples whatever the length of
 /// the run, and they span all of it.
 #[test]

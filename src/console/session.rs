@@ -54,6 +54,8 @@ pub struct Session {
     history: History,
     next_sample: SimTime,
     recent: VecDeque<JobRecord>,
+    /// Records taken from the engine so far.
+    ended: u64,
     pub speed: Speed,
     pub paused: bool,
     message: Option<Message>,
@@ -81,6 +83,7 @@ impl Session {
             fit,
             metrics,
             recent: VecDeque::new(),
+            ended: 0,
             speed: Speed::DEFAULT,
             paused: false,
             message,
@@ -134,6 +137,7 @@ impl Session {
             )));
         }
         for r in self.engine.drain_records() {
+            self.ended += 1;
             self.metrics.record(&r);
             if self.recent.len() == RECENT_LEN {
                 self.recent.pop_front();
@@ -274,12 +278,17 @@ impl Session {
     fn step_event(&mut self) -> Message {
         let before = self.engine.snapshot();
         let timeline = self.engine.timeline_messages().len();
-        let ended = self.recent.len();
+        let ended = self.ended;
         if !self.step() {
             return Message::error("no event is left");
         }
         let after = self.engine.snapshot();
-        let ended: Vec<&JobRecord> = self.recent.iter().skip(ended).collect();
+        let k = (self.ended - ended) as usize;
+        let ended: Vec<&JobRecord> = self
+            .recent
+            .iter()
+            .skip(self.recent.len().saturating_sub(k))
+            .collect();
         let said = self
             .engine
             .timeline_messages()
