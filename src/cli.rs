@@ -3,6 +3,7 @@
 //! headless.
 
 use crate::report;
+use crate::report::out_dir::{self, OutDir};
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -30,10 +31,12 @@ pub struct Cli {
 pub enum Command {
     /// Open the live console on a scenario.
     Console {
+        /// The scenario file (TOML; see scenarios/README.md).
         scenario: PathBuf,
         /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
         #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
         sets: Vec<String>,
+        /// The base seed, instead of the scenario's `seed`.
         #[arg(long)]
         seed: Option<u64>,
         /// Start paused before the first event: Space runs, `.` steps one event (for
@@ -43,6 +46,7 @@ pub enum Command {
     },
     /// Run a scenario headless and report its metrics.
     Run {
+        /// The scenario file (TOML; see scenarios/README.md).
         scenario: PathBuf,
         /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
         #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
@@ -50,11 +54,16 @@ pub enum Command {
         /// Number of replications, or "auto" (until ART's 95 % half-width is within 5 %).
         #[arg(long, value_parser = parse_replications)]
         replications: Option<Replications>,
+        /// The base seed, instead of the scenario's `seed`; replication r
+        /// runs on a seed derived from it.
         #[arg(long)]
         seed: Option<u64>,
+        /// How to print the result: tables, the JSON summary, or one CSV
+        /// row per job.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Write summary.json and jobs.csv into this folder.
+        /// Write summary.json and jobs.csv into this folder, as one unit
+        /// (the folder must be new, empty or hold an earlier result).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
@@ -73,13 +82,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
-    /// Run scenarios and test their [expect] bounds (exit 1 when one fails).
+    /// Run scenarios and test their [expect] bounds (exit 1 when one fails, 2 when a scenario cannot be run).
     Check {
+        /// Scenario files; those without [expect] bounds are passed over.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
     /// Read and validate scenarios without running them.
     Validate {
+        /// Scenario files, each reported on one line.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
@@ -94,6 +105,7 @@ pub enum Command {
 pub enum SwfCommand {
     /// Jobs, submit span, processors and skipped lines by reason.
     Info {
+        /// Trace files, plain or gzip compressed.
         #[arg(required = true)]
         traces: Vec<PathBuf>,
     },
@@ -101,8 +113,11 @@ pub enum SwfCommand {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Tables for the terminal.
     Table,
+    /// The JSON summary (the schema is in scenarios/README.md).
     Json,
+    /// One row per job.
     Csv,
 }
 
@@ -189,14 +204,24 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             out,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            // The folder is checked, and its staging folder made, before
+            // the simulation: a bad --out costs no run.
+            let out = match &out {
+                Some(dir) => {
+                    let out = OutDir::prepare(dir).map_err(|e| Failure::BadInput(e.to_string()))?;
+                    out_dir::remove_on_signal().map_err(|e| Failure::Other(e.into()))?;
+                    Some(out)
+                }
+                None => None,
+            };
             let opts = RunOptions {
                 replications,
                 seed,
                 keep_records: out.is_some() || format == Format::Csv,
             };
             let result = run_with_progress(&sc, &opts)?;
-            if let Some(dir) = &out {
-                write_out(dir, &sc, &result)?;
+            if let Some(out) = out {
+                write_out(out, &sc, &result)?;
             }
             match format {
                 Format::Table => print!("{}", report::table::render(&sc, &result)),
@@ -206,7 +231,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 ),
                 Format::Csv => {
                     let mut stdout = std::io::stdout().lock();
-                    report::csv::write_jobs(&mut stdout, &result, sc.group_bounds())
+                    report::csv::write_jobs(&mut stdout, &result, &sc)
                         .map_err(|e| Failure::Other(e.into()))?;
                 }
             }
@@ -239,40 +264,63 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Some(Command::Validate { scenarios }) => {
-            let mut bad = Vec::new();
+            let mut failed = Failed::default();
             for p in &scenarios {
                 match Scenario::load(p) {
-                    Ok(s) => println!("ok    {} ({})", p.display(), s.name()),
-                    Err(e) => {
-                        println!("error {}", p.display());
-                        bad.push(e.to_string());
-                    }
+                    Ok(s) => println!("ok      {} ({})", p.display(), s.name()),
+                    Err(e) => failed.report(&e),
                 }
             }
-            if bad.is_empty() {
-                Ok(())
-            } else {
-                Err(Failure::BadInput(bad.join("\n")))
-            }
+            failed.into_result(scenarios.len(), "could not be read")
         }
     }
 }
 
-fn write_out(dir: &Path, sc: &Scenario, result: &RunResult) -> Result<(), Failure> {
-    let io = |what: &str, e: std::io::Error| {
-        Failure::BadInput(format!("{}: cannot write {what}: {e}", dir.display()))
-    };
-    std::fs::create_dir_all(dir).map_err(|e| io("the folder", e))?;
+/// Scenarios that could not be read, reported one by one as they come so
+/// that the rest still run.
+#[derive(Default)]
+struct Failed {
+    count: usize,
+    missing: usize,
+}
+
+impl Failed {
+    fn report(&mut self, e: &ScenarioError) {
+        self.count += 1;
+        if e.is_missing_data() {
+            self.missing += 1;
+            println!("missing {e}");
+        } else {
+            println!("error   {e}");
+        }
+    }
+
+    fn into_result(self, total: usize, what: &str) -> Result<(), Failure> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        let missing = match self.missing {
+            0 => String::new(),
+            n if n == self.count => " (their data files are missing)".to_string(),
+            n => format!(" ({n} of them for missing data files)"),
+        };
+        Err(Failure::BadInput(format!(
+            "{} of {total} scenario{} {what}{missing}: see the lines above",
+            self.count,
+            if total == 1 { "" } else { "s" },
+        )))
+    }
+}
+
+/// Writes a run's files into `out` and puts them in place together.
+fn write_out(out: OutDir, sc: &Scenario, result: &RunResult) -> Result<(), Failure> {
+    let bad = |e: out_dir::OutDirError| Failure::BadInput(e.to_string());
     let summary = report::json::to_text(&report::json::summary(sc, result));
-    report::write_atomic(&dir.join("summary.json"), |w| {
-        w.write_all(summary.as_bytes())
-    })
-    .map_err(|e| io("summary.json", e))?;
-    report::write_atomic(&dir.join("jobs.csv"), |w| {
-        report::csv::write_jobs(w, result, sc.group_bounds())
-    })
-    .map_err(|e| io("jobs.csv", e))?;
-    Ok(())
+    out.write("summary.json", |w| w.write_all(summary.as_bytes()))
+        .map_err(bad)?;
+    out.write("jobs.csv", |w| report::csv::write_jobs(w, result, sc))
+        .map_err(bad)?;
+    out.commit().map_err(bad)
 }
 
 /// Runs with a progress bar on stderr once the run takes longer than a
@@ -311,9 +359,15 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
             let b = indicatif::ProgressBar::new(total.max(1));
             b.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{msg} {bar:40} {pos}/{len} jobs ({per_sec}, eta {eta})",
+                    "{msg} {bar:40} {pos}/{len} jobs ({rate}, eta {eta})",
                 )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&rate(s.per_sec()));
+                    },
+                ),
             );
             b.set_message(name.to_string());
             bar = Some(b);
@@ -329,6 +383,22 @@ fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool)
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+}
+
+/// Jobs per second to three figures: `3.87 M jobs/s`, not
+/// `3,874,421.3544/s`.
+fn rate(per_sec: f64) -> String {
+    let (v, unit) = match per_sec {
+        x if x >= 1e6 => (x / 1e6, " M"),
+        x if x >= 1e3 => (x / 1e3, " k"),
+        x => (x, ""),
+    };
+    let decimals = match v {
+        v if v >= 100.0 => 0,
+        v if v >= 10.0 => 1,
+        _ => 2,
+    };
+    format!("{v:.decimals$}{unit} jobs/s")
 }
 
 /// The points of a sweep: the cross product of every `--vary`.
@@ -485,24 +555,61 @@ fn sweep(
     Ok(())
 }
 
+/// Runs every scenario that has `[expect]` bounds and tests them. A
+/// scenario that cannot be read or run is reported on its own line and the
+/// rest are still checked: exit 3 when a run lost jobs, else 2 when a
+/// scenario could not be checked, else 1 when a bound failed.
 fn check(paths: &[PathBuf]) -> Result<(), Failure> {
     let mut failed = false;
+    let mut unread = Failed::default();
+    // Runs that ended with jobs not accounted for: a defect of schedscope.
+    let mut lost = 0;
     for p in paths {
-        let sc = Scenario::load(p)?;
-        if sc.file.expect.is_empty() {
-            println!("----  {} has no [expect] bounds (ran nothing)", p.display());
-            continue;
+        match crate::scenario::has_expectations(p) {
+            Ok(true) => {}
+            Ok(false) => {
+                println!(
+                    "----    {} has no [expect] bounds (ran nothing)",
+                    p.display()
+                );
+                continue;
+            }
+            Err(e) => {
+                unread.report(&e);
+                continue;
+            }
         }
-        let result = run_with_progress(&sc, &RunOptions::default())?;
+        let sc = match Scenario::load(p) {
+            Ok(sc) => sc,
+            Err(e) => {
+                unread.report(&e);
+                continue;
+            }
+        };
+        let result = match run_with_progress(&sc, &RunOptions::default()) {
+            Ok(r) => r,
+            Err(Failure::BadInput(m)) => {
+                unread.count += 1;
+                println!("error   {}: {m}", p.display());
+                continue;
+            }
+            Err(Failure::Internal(m)) => {
+                lost += 1;
+                println!("error   {}: {m}", p.display());
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let s = result.summary();
         println!("{} ({})", p.display(), sc.name());
         for (name, bound) in &sc.file.expect {
             let b = bound.get_ref();
             let Some(v) = s.figure(name) else {
-                return Err(Failure::BadInput(format!(
-                    "{}: no figure \"{name}\"",
-                    p.display()
-                )));
+                // Validation refuses unknown figures; a group a run never
+                // filled has none.
+                failed = true;
+                println!("  FAIL  {name}: the run has no such figure");
+                continue;
             };
             let x = v.mean;
             let lo_ok = b.min.is_none_or(|m| x >= m);
@@ -526,9 +633,30 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
             }
         }
     }
+    if lost > 0 {
+        return Err(Failure::Internal(format!(
+            "{lost} of {} scenario runs ended with jobs not accounted for: see the lines above",
+            paths.len()
+        )));
+    }
+    unread.into_result(paths.len(), "could not be checked")?;
     if failed {
         Err(Failure::Expectation)
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_read_at_a_glance() {
+        assert_eq!(rate(3_874_421.354_4), "3.87 M jobs/s");
+        assert_eq!(rate(874_421.0), "874 k jobs/s");
+        assert_eq!(rate(12_345.6), "12.3 k jobs/s");
+        assert_eq!(rate(512.4), "512 jobs/s");
+        assert_eq!(rate(0.5), "0.50 jobs/s");
     }
 }

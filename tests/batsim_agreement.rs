@@ -18,6 +18,8 @@
 //! 511.25 s. Every later difference follows from the schedules having
 //! parted there.
 
+mod common;
+
 use schedscope::runner::{self, RunOptions};
 use schedscope::scenario::Scenario;
 use std::collections::HashMap;
@@ -25,14 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 
 fn data() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/reference_outputs/batsim_evalys_medium_late");
-    if d.join("medium_late.json").exists() {
-        Some(d)
-    } else {
-        println!("skipping: {} is absent", d.display());
-        None
-    }
+    common::shared_data("reference_outputs/batsim_evalys_medium_late/medium_late.json")
+        .and_then(|f| f.parent().map(Path::to_path_buf))
 }
 
 /// Batsim's (submit, start) per job id.

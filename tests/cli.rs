@@ -1,6 +1,8 @@
 //! The command line as users and scripts meet it: exit codes, messages that
 //! say where input is wrong, reports, and byte-identical reruns.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -301,10 +303,8 @@ fn validate_every_shipped_scenario() {
             .map(|p| p.display().to_string())
             .collect();
     paths.sort();
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/swf");
-    if !shared.exists() {
+    if common::shared_data("swf").is_none() || common::shared_data("reference_outputs").is_none() {
         // Trace scenarios need the traces; validate the rest.
-        println!("skipping trace scenarios: {} is absent", shared.display());
         paths.retain(|p| !std::fs::read_to_string(p).unwrap().contains("shared/data"));
     }
     let mut args = vec!["validate"];
@@ -323,4 +323,306 @@ fn headless_without_a_terminal_prints_the_default_tables() {
         out.contains("ngubiri-fpfs") && out.contains("by size"),
         "{out}"
     );
+}
+
+#[test]
+fn validate_and_check_report_missing_data_on_one_line_and_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let bounded = "\n[expect]\njobs = { min = 1.0 }\n";
+    let missing = write(
+        dir.path(),
+        "a-missing.toml",
+        &format!(
+            "name = \"m\"\n[workload]\nkind = \"swf\"\npath = \"traces/KTH.swf.gz\"\n{bounded}"
+        ),
+    );
+    let unbounded = write(
+        dir.path(),
+        "b-unbounded.toml",
+        "name = \"u\"\n[workload]\nkind = \"batsim\"\npath = \"w.json\"\ndownload = \"https://example.org/w\"\n",
+    );
+    let good = write(
+        dir.path(),
+        "c-good.toml",
+        &format!("{SMALL}jobs = [{{ submit = 0, size = 1, runtime = 1 }}]\n{bounded}"),
+    );
+    let args = |cmd: &'static str| -> Vec<String> {
+        [cmd.to_string()]
+            .into_iter()
+            .chain(
+                [&missing, &unbounded, &good]
+                    .iter()
+                    .map(|p| p.display().to_string()),
+            )
+            .collect()
+    };
+    let run_args = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        schedscope(&a)
+    };
+
+    let o = run_args(args("validate"));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "one line per scenario: {out}");
+    assert!(
+        lines[0].starts_with("missing ")
+            && lines[0].contains("a-missing.toml:4: the trace traces/KTH.swf.gz is missing")
+            && lines[0].contains("Parallel Workloads Archive (https://www.cs.huji.ac.il/labs/parallel/workload/logs.html)")
+            && lines[0].contains("--set workload.path=/path/to/KTH.swf.gz"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("missing ")
+            && lines[1].contains("the workload file w.json")
+            && lines[1].contains("download it from https://example.org/w"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("ok ") && lines[2].contains("c-good.toml"));
+    assert!(!out.contains("with --set"), "no --set was given: {out}");
+    assert!(
+        stderr(&o).contains("2 of 3 scenarios could not be read"),
+        "{}",
+        stderr(&o)
+    );
+
+    // check passes over the scenario without bounds, reports the missing
+    // trace and still checks the last one.
+    let o = run_args(args("check"));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("missing ") && out.contains("a-missing.toml:4:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("b-unbounded.toml has no [expect] bounds"),
+        "{out}"
+    );
+    assert!(out.contains("  pass  jobs = 1.0000"), "{out}");
+    assert!(stderr(&o).contains("1 of 3 scenarios could not be checked"));
+
+    // With an override, the message names it rather than a --set never given.
+    let o = schedscope(&[
+        "run",
+        missing.to_str().unwrap(),
+        "--set",
+        "policy.name=fcfs",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("a-missing.toml (with policy.name=fcfs):"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_csv_marks_warm_up_jobs_so_its_measured_rows_give_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let o = schedscope(&[
+        "run",
+        "scenarios/default.toml",
+        "--set",
+        "run.jobs=3000",
+        "--set",
+        "run.warmup_jobs=500",
+        "--replications",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let mut r = csv::Reader::from_path(out.join("jobs.csv")).unwrap();
+    let header = r.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (resp, rep, measured) = (col("response"), col("replication"), col("measured"));
+    // (sum of responses, measured rows, warm-up rows) per replication.
+    let mut per_rep = [(0.0f64, 0u64, 0u64); 2];
+    for row in r.records() {
+        let row = row.unwrap();
+        let e = &mut per_rep[row[rep].parse::<usize>().unwrap()];
+        match &row[measured] {
+            "1" => {
+                e.0 += row[resp].parse::<f64>().unwrap();
+                e.1 += 1;
+            }
+            "0" => e.2 += 1,
+            other => panic!("measured is 0 or 1, found {other}"),
+        }
+    }
+    for (sum, n, warm) in per_rep {
+        assert_eq!((n, warm), (2500, 500), "{sum}");
+    }
+    let art = per_rep.iter().map(|(s, n, _)| s / *n as f64).sum::<f64>() / 2.0;
+    let expected = summary["metrics"]["overall"]["art"].as_f64().unwrap();
+    assert!(
+        (art - expected).abs() <= 1e-9 * expected,
+        "ART from the CSV's measured rows {art}, summary {expected}"
+    );
+    assert_eq!(summary["jobs"], 5000);
+}
+
+#[test]
+fn messages_speak_of_the_scenario_not_of_rust_types() {
+    let rust = [
+        "expected u32",
+        "expected u64",
+        "expected f64",
+        "expected i64",
+        "struct ",
+        "invalid type",
+        "invalid value",
+        "i128",
+        "unknown variant",
+        "unknown field",
+    ];
+    let plain = |err: &str| {
+        for r in rust {
+            assert!(!err.contains(r), "names a Rust type ({r}): {err}");
+        }
+    };
+    for (set, says) in [
+        (
+            "run.jobs=abc",
+            "`jobs` must be a whole number from 0 to 4294967295, found \"abc\"",
+        ),
+        ("run.jobs=-3", "found -3"),
+        (
+            "workload.mean_runtime=x",
+            "`mean_runtime` must be a number, found \"x\"",
+        ),
+        (
+            "policy=fcfs",
+            "`policy` must be a policy table, e.g. { name = \"easy\" }",
+        ),
+        (
+            "policy.name=lifo",
+            "must be one of \"fcfs\", \"fpfs\", \"easy\", \"conservative\"",
+        ),
+        ("estimates=3", "must be an estimates table"),
+        (
+            "seed=123456789012345678901234567890",
+            "123456789012345678901234567890 is not a number TOML can hold",
+        ),
+    ] {
+        let o = schedscope(&["run", "scenarios/teach-jumping.toml", "--set", set]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{set}: {err}");
+        assert!(err.contains(says), "{set}: {err}");
+        plain(&err);
+    }
+    let (code, err, _) = run_text(&format!(
+        "seed = 123456789012345678901234567890\n{SMALL}jobs = [{{ submit = 0, size = 1, runtime = 1 }}]\n"
+    ));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`seed` must be a whole number from 0 to 18446744073709551615, found 123456789012345678901234567890"),
+        "{err}"
+    );
+    plain(&err);
+}
+
+#[test]
+fn an_unknown_generator_key_lists_that_kinds_keys_only() {
+    let o = schedscope(&["run", "scenarios/default.toml", "--set", "workload.bogus=1"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("unknown key `bogus` for workload kind \"ngubiri\" (it takes: `kind`, `q`, `min_size`, `max_size`, `mean_interarrival`, `mean_runtime`, `split`)"),
+        "{err}"
+    );
+    for other in ["`path`", "`jobs`", "`first_jobs`", "`oversize`"] {
+        assert!(
+            !err.contains(other),
+            "lists another kind's key {other}: {err}"
+        );
+    }
+}
+
+#[test]
+fn times_past_what_the_simulation_holds_are_refused_not_clamped() {
+    let job = |fields: &str| format!("{SMALL}jobs = [{{ size = 1, {fields} }}]\n");
+    for (fields, says) in [
+        (
+            "submit = 0, runtime = 9e15",
+            "`runtime` must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found 9e15",
+        ),
+        (
+            "submit = 1e300, runtime = 1",
+            "`submit` must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found 1e300",
+        ),
+        (
+            "submit = 9e12, runtime = 9e12",
+            "job 1: submit + runtime = 1.8e13 s is past the latest time",
+        ),
+        (
+            "submit = 0, runtime = 1, estimate = 1e13",
+            "`estimate` must be a time in seconds",
+        ),
+    ] {
+        let (code, err, _) = run_text(&job(fields));
+        assert_eq!(code, 2, "{fields}: {err}");
+        assert!(err.contains(says), "{fields}: {err}");
+    }
+    // The largest time that fits runs, and ends there.
+    let (code, err, _) = run_text(&job("submit = 0, runtime = 9.2e12"));
+    assert_eq!(code, 0, "{err}");
+    let o = schedscope(&[
+        "run",
+        "scenarios/default.toml",
+        "--set",
+        "workload.mean_runtime=1e11",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`mean_runtime` = 1e11 s would take run times past"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "t.swf",
+        "; MaxProcs: 8\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 9000000000000000 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    let sc = write(
+        dir.path(),
+        "s.toml",
+        "name = \"t\"\n[workload]\nkind = \"swf\"\npath = \"t.swf\"\n",
+    );
+    let o = schedscope(&["run", sc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("t.swf line 3: job 2: its times reach past the latest time"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_option_has_help() {
+    use clap::CommandFactory;
+    let cli = schedscope::cli::Cli::command();
+    fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if id != "help" && id != "version" && arg.get_help().is_none() {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            // The sweep command's options are documented with its own work.
+            if sub.get_name() != "sweep" {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&cli, "schedscope", &mut missing);
+    assert!(missing.is_empty(), "options without help: {missing:?}");
 }

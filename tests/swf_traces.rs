@@ -3,6 +3,8 @@
 //! the job counts must match those listed in `../shared/data/SOURCES.md`,
 //! and read → write → read must give the same trace.
 
+mod common;
+
 use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
@@ -18,26 +20,14 @@ fn data_dir() -> PathBuf {
 /// The trace files, or `None` (with the reason printed) when the data
 /// folder is absent.
 fn trace_files() -> Option<Vec<PathBuf>> {
-    let dir = data_dir().join("swf");
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            eprintln!(
-                "skipping SWF trace tests: cannot read {}: {e}",
-                dir.display()
-            );
-            return None;
-        }
-    };
-    let mut files: Vec<PathBuf> = entries
+    let dir = common::shared_data("swf")?;
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();
     files.sort();
-    if files.is_empty() {
-        eprintln!("skipping SWF trace tests: {} is empty", dir.display());
-        return None;
-    }
+    assert!(!files.is_empty(), "{} is empty", dir.display());
     Some(files)
 }
 
@@ -199,9 +189,7 @@ fn real_traces_parse_count_and_round_trip() {
 
 #[test]
 fn listed_job_counts() {
-    let dir = data_dir().join("swf");
-    if !dir.is_dir() {
-        eprintln!("skipping: {} is absent", dir.display());
+    if common::shared_data("swf").is_none() {
         return;
     }
     for (file, records, max_procs) in [
@@ -209,11 +197,9 @@ fn listed_job_counts() {
         ("HPC2N-2002-2.2-cln.swf.gz", 202_871, Some(240)),
         ("DAS2-fs1-2003-1.swf", 40_315, Some(64)),
     ] {
-        let path = dir.join(file);
-        if !path.exists() {
-            eprintln!("skipping {file}: absent");
+        let Some(path) = common::shared_data(&format!("swf/{file}")) else {
             continue;
-        }
+        };
         let trace = swf::read_path(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(trace.records.len(), records, "{file}");
         assert_eq!(trace.header.max_records, Some(records as u64), "{file}");

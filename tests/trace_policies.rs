@@ -5,6 +5,8 @@
 //! every trace under every policy is `#[ignore]`d (it takes minutes):
 //! `cargo test --release --test trace_policies -- --ignored --nocapture`.
 
+mod common;
+
 use schedscope::runner::{RunOptions, run};
 use schedscope::scenario::Scenario;
 use std::path::{Path, PathBuf};
@@ -15,13 +17,7 @@ fn root() -> PathBuf {
 }
 
 fn data_present() -> bool {
-    let d = root().join("../shared/data/swf");
-    if d.is_dir() {
-        true
-    } else {
-        eprintln!("skipping: {} is absent", d.display());
-        false
-    }
+    common::shared_data("swf").is_some()
 }
 
 /// (jobs, mean wait, mean bounded slowdown, utilization).

@@ -271,7 +271,7 @@ fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
 mod protocol {
     use crate::engine::{Engine, EngineConfig};
     use crate::model::{JobSpec, Platform, SimTime};
-    use crate::sched::{Decision, JobKey, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+    use crate::sched::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
     use crate::workload::estimates::{EstimateModel, OnOverrun};
 
     fn secs(s: i64) -> SimTime {
@@ -348,18 +348,24 @@ mod protocol {
             free[0] >= widths[0]
         }
 
-        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<crate::sched::Abort>) {}
+
+        fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
             let Some(&head) = view.queue.first() else {
                 return;
             };
             let w = view.job(head).size;
-            let start = |assignment, processors| Decision {
+            let start = |assignment, processors| Start {
                 job: head,
                 assignment,
                 kind: StartKind::Head,
                 processors,
             };
-            out.push(Decision {
+            out.push(Start {
                 job: JobKey(999),
                 ..start(vec![(0, w)], None)
             });
@@ -412,5 +418,107 @@ mod protocol {
         assert!(e.counters().refused >= 12, "{:?}", e.counters());
         let (_, last) = e.last_refusal().expect("refusals kept");
         assert!(!last.to_string().is_empty());
+    }
+}
+
+mod flexible_split {
+    use crate::engine::{Engine, EngineConfig};
+    use crate::model::{JobSpec, Platform, SimTime};
+    use crate::sched::{
+        Abort, JobKey, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
+    };
+
+    /// Splits every job over the two clusters as 3 + (size − 3), after one
+    /// split that does not add up.
+    struct Splitter {
+        spec: PolicySpec,
+        tried: bool,
+    }
+
+    impl Policy for Splitter {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn fits_now(&self, _w: &[u32], _f: &[u32]) -> bool {
+            true
+        }
+        fn aborts(&mut self, _v: &SystemView<'_>, _o: &mut Vec<Abort>) {}
+        fn recheck_at(&self, _v: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            for &k in view.queue {
+                let n = view.job(k).size;
+                if !self.tried {
+                    self.tried = true;
+                    out.push(Start {
+                        job: k,
+                        assignment: vec![(0, 3), (1, n)],
+                        kind: StartKind::Head,
+                        processors: None,
+                    });
+                }
+                out.push(Start {
+                    job: k,
+                    assignment: vec![(0, 3), (1, n - 3)],
+                    kind: StartKind::Head,
+                    processors: None,
+                });
+            }
+        }
+        fn state(&self, _v: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    fn build(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Splitter {
+            spec: spec.clone(),
+            tried: false,
+        }))
+    }
+
+    /// A job of 7 processors that names no components is split by the
+    /// policy as 3 + 4 over two clusters of 4; a split that does not add up
+    /// to 7 is refused with the widths it gave.
+    #[test]
+    fn the_policy_splits_a_job_that_names_no_components() {
+        let job = JobSpec {
+            id: 1,
+            submit: SimTime::ZERO,
+            size: 7,
+            components: Vec::new(),
+            runtime: SimTime::from_secs(5),
+            estimate: None,
+            user: None,
+            injected: false,
+        };
+        let mut e = Engine::with_builder(
+            Platform::uniform(2, 4),
+            Box::new(vec![job].into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+            build,
+        )
+        .unwrap();
+        e.step();
+        let (_, refusal) = e.last_refusal().expect("the bad split is refused").clone();
+        assert_eq!(
+            refusal,
+            Refusal::Split {
+                job: 1,
+                given: vec![3, 7],
+                size: 7
+            }
+        );
+        assert_eq!(e.free_processors(), &[1, 0]);
+        let _ = JobKey(0);
+        e.run();
+        e.check_conservation().unwrap();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!(
+            (r[0].clusters.clone(), r[0].end),
+            (vec![0, 1], SimTime::from_secs(5))
+        );
     }
 }

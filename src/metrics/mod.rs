@@ -52,7 +52,7 @@ impl JobFigures {
             response,
             slowdown,
             bounded_slowdown,
-            load: r.size as f64 * run,
+            load: r.held,
         }
     }
 }
@@ -96,6 +96,12 @@ impl Acc {
         let m = self.mean_wait();
         (self.mean(self.wait_sq) - m * m).max(0.0).sqrt()
     }
+}
+
+/// Whether a job counts in the metrics: it is not among the first
+/// `warmup_jobs` to arrive.
+pub fn measured(r: &JobRecord, warmup_jobs: u64) -> bool {
+    r.arrival >= warmup_jobs
 }
 
 /// Online metrics for one run.
@@ -151,7 +157,7 @@ impl Metrics {
     /// Folds in one job; jobs among the first `warmup_jobs` to arrive are
     /// counted as excluded and nothing else.
     pub fn record(&mut self, r: &JobRecord) {
-        if r.arrival < self.warmup_jobs {
+        if !measured(r, self.warmup_jobs) {
             self.excluded += 1;
             return;
         }
@@ -432,6 +438,7 @@ mod tests {
             jumped_ahead: false,
             killed: false,
             requeues: 0,
+            held: size as f64 * (end - start) as f64,
         }
     }
 

@@ -67,6 +67,9 @@ pub struct JobRecord {
     pub killed: bool,
     /// Times the job was aborted and put back in the queue before this run.
     pub requeues: u32,
+    /// Processor-seconds the job held, its aborted runs included: what it
+    /// took of the machine, whatever became of the work.
+    pub held: f64,
 }
 
 impl JobRecord {

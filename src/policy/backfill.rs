@@ -6,7 +6,7 @@ use super::placement::Assignment;
 use super::{PolicyState, SystemView};
 use crate::model::SimTime;
 pub use crate::sched::BackfillOrder;
-use crate::sched::{BackfillView, JobKey, JobView};
+use crate::sched::{Abort, BackfillView, JobKey, JobView};
 
 impl BackfillOrder {
     /// Sorts queue positions into this order (stable: arrival breaks ties).
@@ -104,4 +104,140 @@ pub fn reserved_plan(
         .filter_map(|&k| start(k).map(|t| (view.job(k).id, t)))
         .collect();
     Some(p)
+}
+
+/// Running jobs started ahead of the queue that have outlived their
+/// estimates, oldest start first: what aborts may take back.
+fn expired_ahead(view: &SystemView<'_>) -> Vec<JobKey> {
+    let mut v: Vec<JobKey> = view
+        .running
+        .iter()
+        .copied()
+        .filter(|&k| {
+            let j = view.job(k);
+            j.jumped_ahead && j.estimated_end <= view.now
+        })
+        .collect();
+    v.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
+    v
+}
+
+/// The latest reservation time that waits only for jobs that have
+/// outlived their estimates. Such a job is expected to end one tick from
+/// now, at every decision point; a reservation behind it (or behind
+/// reservations made behind it) is due, for all the profile knows, as soon
+/// as it ends, while one at or after the next estimated end of a job still
+/// within its estimate waits for that job.
+fn overrun_horizon(view: &SystemView<'_>) -> SimTime {
+    let now = view.now;
+    match view.next_estimated_end([]) {
+        Some(t) => (t - SimTime(1)).max(now + SimTime(1)),
+        None => SimTime::MAX,
+    }
+}
+
+/// Whether aborting every job of `expired` would let the head start now.
+/// Where it would not, none is aborted: their work would be lost for
+/// nothing, and a job started ahead again into the processors given back
+/// could be aborted again and again while the head waits.
+fn aborts_free_head(
+    view: &SystemView<'_>,
+    head: JobKey,
+    expired: &[JobKey],
+    fits: &dyn Fn(&[u32], &[u32]) -> bool,
+) -> bool {
+    let mut free = view.free.to_vec();
+    for &k in expired {
+        for &(c, w) in &view.job(k).assignment {
+            free[c as usize] += w;
+        }
+    }
+    fits(&view.job(head).components, &free)
+}
+
+/// Aggressive backfilling with aborts (the malleability paper's launcher:
+/// it "looks for expired windows of previously backfilled jobs starting
+/// with the oldest one, until there are no more backfilled jobs or the
+/// just freed partition is suitable for the job at the head of the wait
+/// queue"). The head needs them once its reservation (`state`, the
+/// policy's last plan) is due: it waits on nothing but jobs past their
+/// estimates. Before that, or when the head can start anyway, or when
+/// aborting them all would not let it start, expired jobs keep running.
+pub fn aborts_for_head(
+    view: &SystemView<'_>,
+    state: &PolicyState,
+    fits: &dyn Fn(&[u32], &[u32]) -> bool,
+    out: &mut Vec<Abort>,
+) {
+    if !view.requeue_expired {
+        return;
+    }
+    let expired = expired_ahead(view);
+    let Some(&head) = view.queue.first() else {
+        return;
+    };
+    if expired.is_empty() {
+        return;
+    }
+    let due = match *state {
+        PolicyState::Backfill {
+            head: id,
+            shadow: Some(t),
+        } if id == view.job(head).id => t <= overrun_horizon(view),
+        _ => true,
+    };
+    if !due || !aborts_free_head(view, head, &expired, fits) {
+        return;
+    }
+    let mut free = view.free.to_vec();
+    for k in expired {
+        if fits(&view.job(head).components, &free) {
+            break;
+        }
+        for &(c, w) in &view.job(k).assignment {
+            free[c as usize] += w;
+        }
+        out.push(Abort {
+            job: k,
+            requeue: true,
+        });
+    }
+}
+
+/// After the starts of a decision point: expired jobs wait for the head's
+/// reservation to come due, so decide again then; or at once (to abort
+/// them) when it is due already and the head cannot start.
+pub fn recheck_for_head(
+    view: &SystemView<'_>,
+    state: &PolicyState,
+    fits: &dyn Fn(&[u32], &[u32]) -> bool,
+) -> Option<SimTime> {
+    if !view.requeue_expired {
+        return None;
+    }
+    let expired = expired_ahead(view);
+    if expired.is_empty() {
+        return None;
+    }
+    let &head = view.queue.first()?;
+    let PolicyState::Backfill {
+        head: id,
+        shadow: Some(t),
+    } = *state
+    else {
+        return None;
+    };
+    if id != view.job(head).id {
+        return None;
+    }
+    if t > overrun_horizon(view) {
+        Some(t)
+    } else if !fits(&view.job(head).components, view.free)
+        && aborts_free_head(view, head, &expired, fits)
+    {
+        // Such a round aborts expired jobs until the head fits.
+        Some(view.now)
+    } else {
+        None
+    }
 }

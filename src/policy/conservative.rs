@@ -23,7 +23,7 @@
 use super::backfill::{self, expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
-use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::sched::{BackfillView, JobKey};
 use std::collections::BTreeSet;
@@ -65,7 +65,7 @@ pub struct Conservative {
     holding: Vec<usize>,
     /// The engine's queue-edit count at the last decision point.
     queue_edits: u64,
-    /// Decision points so far.
+    /// Start points so far.
     epoch: u64,
     /// Reservations and holds given back since the profile was last built:
     /// each may leave two steps behind where nothing changes any more.
@@ -319,7 +319,7 @@ impl Conservative {
     /// a decision point). Reservations at or after the next estimated end
     /// of a job within its estimate are left as they are: that end is a
     /// decision point too.
-    fn next_wake(&self, view: &SystemView<'_>, out: &[Decision], free: &[u32]) -> Option<SimTime> {
+    fn next_wake(&self, view: &SystemView<'_>, out: &[Start], free: &[u32]) -> Option<SimTime> {
         let now = view.now;
         if free.iter().all(|&f| f == 0) {
             return None;
@@ -374,7 +374,16 @@ impl Policy for Conservative {
         self.placement.place(widths, free).is_some()
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let now = view.now;
         // What changed since the last decision point: a job that ended
         // before its expected end frees room (reservations may move
@@ -503,7 +512,7 @@ impl Policy for Conservative {
             } else {
                 StartKind::Ahead
             };
-            out.push(Decision {
+            out.push(Start {
                 job: key,
                 assignment: slot.assignment.clone(),
                 kind,

@@ -12,7 +12,7 @@
 use super::backfill::{self, expected_span, releases};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
-use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::sched::{BackfillView, JobKey};
 
@@ -90,7 +90,16 @@ impl Policy for Easy {
         self.placement.place(widths, free).is_some()
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
         self.started.clear();
@@ -106,7 +115,7 @@ impl Policy for Easy {
                 self.free[c as usize] -= w;
             }
             self.started.push((key, a.clone()));
-            out.push(Decision {
+            out.push(Start {
                 job: key,
                 assignment: a,
                 kind: StartKind::Head,
@@ -181,7 +190,7 @@ impl Policy for Easy {
                 for &(c, w) in &a {
                     self.free[c as usize] -= w;
                 }
-                out.push(Decision {
+                out.push(Start {
                     job: key,
                     assignment: a,
                     kind: StartKind::Ahead,

@@ -8,7 +8,7 @@
 //! been jumped `maxJumps` times nothing may pass it until it starts itself.
 
 use super::placement::Placement;
-use super::{Decision, MaxJumps, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use super::{MaxJumps, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 
 pub struct Fpfs {
     max_jumps: MaxJumps,
@@ -51,7 +51,16 @@ impl Policy for Fpfs {
         self.placement.place(widths, free).is_some()
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
         // Index of the current head among `view.queue`; jobs before it have
@@ -80,7 +89,7 @@ impl Policy for Fpfs {
                     self.free[c as usize] -= w;
                 }
                 started[i] = true;
-                out.push(Decision {
+                out.push(Start {
                     job: key,
                     assignment,
                     kind: if is_head {

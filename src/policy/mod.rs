@@ -16,8 +16,8 @@ pub mod profile;
 use crate::model::Platform;
 
 pub use crate::sched::{
-    BackfillOrder, BackfillView, Decision, JobKey, JobView, Machines, MaxJumps, PlacementName,
-    Policy, PolicyName, PolicySpec, PolicyState, StartKind, SystemView,
+    BackfillOrder, BackfillView, JobKey, JobView, Machines, MaxJumps, PlacementName, Policy,
+    PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
 };
 
 /// Builds the policy `spec` names for `platform`, or says why it cannot run

@@ -30,7 +30,7 @@
 //! thousands of jobs, not for whole overloaded traces.
 
 use super::backfill::{self, expected_end, expected_span};
-use super::{Decision, Policy, PolicySpec, PolicyState, StartKind, SystemView};
+use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::sched::{BackfillView, JobKey};
 
@@ -65,8 +65,8 @@ fn span_of(view: &SystemView<'_>, key: JobKey) -> SimTime {
     expected_span(view.platform, j.estimate, &vec![(0, j.size)])
 }
 
-fn decision(key: JobKey, w: u32, procs: Vec<u32>, kind: StartKind) -> Decision {
-    Decision {
+fn decision(key: JobKey, w: u32, procs: Vec<u32>, kind: StartKind) -> Start {
+    Start {
         job: key,
         assignment: vec![(0, w)],
         kind,
@@ -100,7 +100,16 @@ impl Policy for PinnedEasy {
         self.spec.placement.build().place(widths, free).is_some()
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let now = view.now;
         let n = view.platform.clusters[0].processors as usize;
         let mut free = free_now(view);
@@ -288,7 +297,16 @@ impl Policy for PinnedConservative {
         self.spec.placement.build().place(widths, free).is_some()
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let now = view.now;
         let mut running: Vec<usize> = view.running.iter().map(|k| k.0).collect();
         running.sort_unstable();

@@ -1,11 +1,14 @@
 //! The per-job CSV: one row per job, header first, readable by pandas, R
-//! and evalys-style tools.
+//! and evalys-style tools. Warm-up jobs are rows too, marked by `measured`
+//! = 0, so that figures computed from the rows with `measured` = 1 are the
+//! summary's.
 
-use crate::metrics::{GroupBounds, Grouping, JobFigures};
+use crate::metrics::{Grouping, JobFigures, measured};
 use crate::runner::RunResult;
+use crate::scenario::Scenario;
 use std::io::Write;
 
-pub const HEADER: [&str; 22] = [
+pub const HEADER: [&str; 23] = [
     "job_id",
     "submit",
     "start",
@@ -28,6 +31,7 @@ pub const HEADER: [&str; 22] = [
     "group_components",
     "group_widest",
     "replication",
+    "measured",
 ];
 
 fn plus<T: ToString>(v: &[T]) -> String {
@@ -41,8 +45,10 @@ fn plus<T: ToString>(v: &[T]) -> String {
 pub fn write_jobs(
     w: &mut dyn Write,
     result: &RunResult,
-    bounds: &GroupBounds,
+    scenario: &Scenario,
 ) -> std::io::Result<()> {
+    let bounds = scenario.group_bounds();
+    let warmup = scenario.file.run.warmup_jobs;
     let mut out = csv::Writer::from_writer(w);
     out.write_record(HEADER)?;
     for rep in &result.replications {
@@ -75,6 +81,7 @@ pub fn write_jobs(
                 ),
                 bounds.label(Grouping::Widest, bounds.group_of(Grouping::Widest, r)),
                 rep.index.to_string(),
+                (measured(r, warmup) as u8).to_string(),
             ])?;
         }
     }

@@ -1,30 +1,7 @@
-//! Reports: the JSON summary, the per-job CSV and the text tables, written
-//! atomically (a temporary file in the target folder, then a rename).
+//! Reports: the JSON summary, the per-job CSV and the text tables, and the
+//! result folder they are written into as one unit (`--out`).
 
 pub mod csv;
 pub mod json;
+pub mod out_dir;
 pub mod table;
-
-use std::io::Write;
-use std::path::Path;
-
-/// Writes `bytes` to `path` so that readers see either the old file or the
-/// whole new one, never half of it.
-pub fn write_atomic(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    {
-        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        write(&mut w)?;
-        w.flush()?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}

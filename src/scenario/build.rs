@@ -4,6 +4,7 @@
 use super::schema::{
     InlineJob, Oversize, PlatformSection, WorkloadKind, WorkloadSection, workload_keys,
 };
+use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
 use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
@@ -13,6 +14,10 @@ use crate::workload::rng::{Purpose, stream};
 use crate::workload::{batsim, inline, swf};
 use std::sync::Arc;
 use toml::Spanned;
+
+/// Where the Standard Workload Format traces come from.
+pub const PARALLEL_WORKLOADS_ARCHIVE: &str =
+    "the Parallel Workloads Archive (https://www.cs.huji.ac.il/labs/parallel/workload/logs.html)";
 
 /// What validation learned about the workload, kept so that replications
 /// do not read files again.
@@ -96,6 +101,7 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                     ),
                 ));
             }
+            check_generated_times(s, w, &params)?;
             let platform = need_platform(s, &platform)?;
             check_generated_sizes(s, &params, platform, size_span)?;
             facts.ngubiri = Some(params);
@@ -185,6 +191,31 @@ fn trace_jobs(
         )
     })?;
     let full = s.resolve(path.get_ref());
+    if !full.exists() {
+        let given = std::path::Path::new(path.get_ref());
+        let mut looked = vec![full.display().to_string()];
+        if given.is_relative() && given != full {
+            looked.push(given.display().to_string());
+        }
+        let download = w
+            .download
+            .as_ref()
+            .map(|d| d.get_ref().clone())
+            .or_else(|| {
+                (kind == WorkloadKind::Swf).then(|| PARALLEL_WORKLOADS_ARCHIVE.to_string())
+            });
+        return Err(ScenarioError::MissingData(Box::new(super::MissingData {
+            at: s.location(path.span()),
+            what: if kind == WorkloadKind::Swf {
+                "the trace"
+            } else {
+                "the workload file"
+            },
+            given: path.get_ref().clone(),
+            looked,
+            download,
+        })));
+    }
     let mut notes = Vec::new();
     // (job, where it is in the trace) for every runnable job.
     let (jobs, where_, trace_procs, name): (Vec<JobSpec>, Vec<String>, u32, String) = match kind {
@@ -257,6 +288,25 @@ fn trace_jobs(
         .as_ref()
         .map(|x| SimTime::from_secs_f64(x.get_ref().0));
     let first = w.first_jobs.as_ref().map(|x| x.get_ref().0 as usize);
+    // Reading saturates at the latest time the simulation can hold; a job
+    // that reaches it would be clamped, so it is refused instead.
+    for (j, at) in jobs.iter().zip(&where_) {
+        let past = |t: SimTime| {
+            j.submit
+                .0
+                .checked_add(t.0)
+                .is_none_or(|e| e == SimTime::MAX.0)
+        };
+        if j.submit == SimTime::MAX || past(j.runtime) || j.estimate.is_some_and(past) {
+            return Err(s.error_at(
+                path.span(),
+                format!(
+                    "{} {at}: its times reach past the latest time the simulation can hold (9.2e12 s, about 292,000 years)",
+                    path.get_ref()
+                ),
+            ));
+        }
+    }
     let selected = jobs
         .into_iter()
         .zip(where_)
@@ -365,6 +415,50 @@ fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
     }
 }
 
+/// The generator's times must stay within what the simulation can hold:
+/// the last arrival (about `jobs` mean inter-arrival times) and any run
+/// time (an exponential sample past 100 times its mean has a chance of
+/// e⁻¹⁰⁰), each with room for the other.
+fn check_generated_times(
+    s: &Scenario,
+    w: &WorkloadSection,
+    p: &NgubiriParams,
+) -> Result<(), ScenarioError> {
+    let half = MAX_SECONDS / 2.0;
+    let arrivals = s.file.run.jobs.0 as f64 + 100.0;
+    for (key, value, times, span) in [
+        (
+            "mean_interarrival",
+            p.mean_interarrival,
+            arrivals,
+            w.mean_interarrival.as_ref().map(|x| x.span()),
+        ),
+        (
+            "mean_runtime",
+            p.mean_runtime,
+            100.0,
+            w.mean_runtime.as_ref().map(|x| x.span()),
+        ),
+    ] {
+        if value * times > half {
+            let why = if key == "mean_runtime" {
+                "run times"
+            } else {
+                "arrivals of [run] jobs"
+            };
+            return Err(s.error_at(
+                span.unwrap_or_else(|| w.kind.span()),
+                format!(
+                    "`{key}` = {} s would take {why} past the latest time the simulation can hold (9.2e12 s, about 292,000 years); here it can be at most {:.3e} s",
+                    Shown(value),
+                    half / times
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every size the generator can make, split every way it can be split, must
 /// fit the platform.
 fn check_generated_sizes(
@@ -450,6 +544,23 @@ fn inline_job(
             ));
         }
     };
+    for (what, t) in [
+        ("runtime", Some(job.runtime.0)),
+        ("estimate", job.estimate.map(|e| e.0)),
+    ] {
+        if let Some(t) = t
+            && job.submit.0 + t > MAX_SECONDS
+        {
+            return Err(s.error_at(
+                j.span(),
+                format!(
+                    "job {}: submit + {what} = {} s is past the latest time the simulation can hold (9.2e12 s, about 292,000 years)",
+                    i + 1,
+                    Shown(job.submit.0 + t)
+                ),
+            ));
+        }
+    }
     if !platform.can_ever_fit(&components) {
         return Err(s.error_at(
             j.span(),
@@ -502,11 +613,18 @@ fn check_command(
                         ),
                     ));
                 }
-                if !(j.runtime.is_finite() && j.runtime >= 0.0) {
-                    return Err(s.error_at(
-                        span,
-                        format!("timeline: runtime must be ≥ 0, found {}", j.runtime),
-                    ));
+                for (what, t) in [("runtime", Some(j.runtime)), ("estimate", j.estimate)] {
+                    if let Some(t) = t
+                        && !(t.is_finite() && (0.0..=MAX_SECONDS).contains(&t))
+                    {
+                        return Err(s.error_at(
+                            span,
+                            format!(
+                                "timeline: an injected job's {what} must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found {}",
+                                Shown(t)
+                            ),
+                        ));
+                    }
                 }
             }
         }

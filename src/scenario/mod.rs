@@ -3,6 +3,7 @@
 //! line and field and says what is allowed.
 
 mod build;
+mod messages;
 pub mod overrides;
 pub mod schema;
 pub mod values;
@@ -52,9 +53,55 @@ pub enum ScenarioError {
     Invalid { path: String, message: String },
     #[error("--set {arg}: {message}")]
     Override { arg: String, message: String },
+    /// A file the workload reads is not there.
+    #[error("{0}")]
+    MissingData(Box<MissingData>),
     /// The run lost jobs: a defect of schedscope, not of the input.
     #[error(transparent)]
     Internal(#[from] crate::engine::Conservation),
+}
+
+impl ScenarioError {
+    /// Whether the scenario is fine but a file it reads is missing.
+    pub fn is_missing_data(&self) -> bool {
+        matches!(self, ScenarioError::MissingData { .. })
+    }
+}
+
+/// A file the workload reads is not there: said on one line, with where
+/// to get it and how to point the scenario at it.
+#[derive(Debug)]
+pub struct MissingData {
+    pub at: Location,
+    /// What the file is ("the trace").
+    pub what: &'static str,
+    /// The path as the scenario gives it.
+    pub given: String,
+    /// Where it was looked for.
+    pub looked: Vec<String>,
+    /// Where it can be downloaded.
+    pub download: Option<String>,
+}
+
+impl fmt::Display for MissingData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let given = &self.given;
+        let file = Path::new(given)
+            .file_name()
+            .map_or_else(|| given.clone(), |n| n.to_string_lossy().into_owned());
+        write!(
+            f,
+            "{}:{}: {} {given} is missing (looked for {}); ",
+            self.at.path,
+            self.at.line,
+            self.what,
+            self.looked.join(" and ")
+        )?;
+        if let Some(url) = &self.download {
+            write!(f, "download it from {url} and ")?;
+        }
+        write!(f, "pass --set workload.path=/path/to/{file}")
+    }
 }
 
 fn at_message(at: &Location, message: &str) -> String {
@@ -109,27 +156,13 @@ impl Scenario {
         } else {
             overrides::apply(text, sets)?
         };
+        // Line numbers are those of the text with the overrides applied.
         let origin = if sets.is_empty() {
             origin.to_string()
         } else {
-            format!("{origin} (with --set)")
+            format!("{origin} (with {})", sets.join(", "))
         };
-        let file: ScenarioFile = toml::from_str(&text).map_err(|e| {
-            let message = e.message().to_string();
-            match e.span() {
-                Some(span) => ScenarioError::At {
-                    message: match key_before(&text, span.start) {
-                        Some(key) if !message.contains(key) => format!("`{key}` {message}"),
-                        _ => message,
-                    },
-                    at: locate(&text, &origin, span),
-                },
-                None => ScenarioError::Invalid {
-                    path: origin.clone(),
-                    message,
-                },
-            }
-        })?;
+        let file = parse_file(&text, &origin)?;
         let mut s = Scenario {
             text,
             origin,
@@ -170,6 +203,10 @@ impl Scenario {
         }
     }
 
+    pub(crate) fn location(&self, span: Range<usize>) -> Location {
+        locate(&self.text, &self.origin, span)
+    }
+
     pub(crate) fn invalid(&self, message: impl Into<String>) -> ScenarioError {
         ScenarioError::Invalid {
             path: self.origin.clone(),
@@ -182,6 +219,42 @@ impl Scenario {
     pub fn save_with_log(&self, log: &[(SimTime, Command)]) -> String {
         overrides::append_timeline(&self.text, log)
     }
+}
+
+/// Reads the TOML of a scenario into its fields, without the checks across
+/// fields or reading any workload file.
+fn parse_file(text: &str, origin: &str) -> Result<ScenarioFile, ScenarioError> {
+    toml::from_str(text).map_err(|e| {
+        let message = messages::plain(e.message(), text);
+        match e.span() {
+            Some(span) => ScenarioError::At {
+                message: match key_before(text, span.start) {
+                    Some(key) if !message.contains(&format!("`{key}`")) => {
+                        format!("`{key}` {message}")
+                    }
+                    _ => message,
+                },
+                at: locate(text, origin, span),
+            },
+            None => ScenarioError::Invalid {
+                path: origin.to_string(),
+                message,
+            },
+        }
+    })
+}
+
+/// Whether the scenario file has `[expect]` bounds, read without its
+/// workload (so that `check` can pass over a scenario with nothing to check
+/// even where its trace is missing).
+pub fn has_expectations(path: &Path) -> Result<bool, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(!parse_file(&text, &path.display().to_string())?
+        .expect
+        .is_empty())
 }
 
 /// The key whose value starts at byte `at` (`key = value`), so that a

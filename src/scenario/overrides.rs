@@ -3,7 +3,7 @@
 
 use super::ScenarioError;
 use super::schema::TimelineEntry;
-use super::values::NonNegative;
+use super::values::Seconds;
 use crate::engine::Command;
 use crate::model::SimTime;
 use toml_edit::{DocumentMut, Item, Table, Value};
@@ -30,10 +30,29 @@ pub fn apply(text: &str, sets: &[String]) -> Result<String, ScenarioError> {
             return Err(err(format!("\"{path}\" is not a dotted key path")));
         }
         let raw = raw.trim();
-        let value: Value = raw.parse().unwrap_or_else(|_| Value::from(raw));
+        let value: Value = match raw.parse() {
+            Ok(v) => v,
+            // A number TOML cannot hold would otherwise become a string
+            // and be refused as one, which says nothing about its size.
+            Err(_) if looks_numeric(raw) => {
+                return Err(err(format!(
+                    "{raw} is not a number TOML can hold (whole numbers run from -9223372036854775808 to 9223372036854775807)"
+                )));
+            }
+            Err(_) => Value::from(raw),
+        };
         set_path(doc.as_item_mut(), &keys, value).map_err(err)?;
     }
     Ok(doc.to_string())
+}
+
+/// Digits with an optional sign, point and exponent: meant as a number.
+fn looks_numeric(raw: &str) -> bool {
+    let body = raw.strip_prefix(['+', '-']).unwrap_or(raw);
+    body.starts_with(|c: char| c.is_ascii_digit())
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || "_.eE+-".contains(c))
 }
 
 fn set_path(item: &mut Item, keys: &[&str], value: Value) -> Result<(), String> {
@@ -88,7 +107,7 @@ pub fn append_timeline(text: &str, log: &[(SimTime, Command)]) -> String {
     }
     for (at, command) in log {
         let entry = TimelineEntry {
-            at: NonNegative(at.as_secs_f64()),
+            at: Seconds(at.as_secs_f64()),
             command: command.clone(),
         };
         out.push_str("\n[[timeline]]\n");

@@ -1,6 +1,6 @@
 //! The scenario file, field by field (documented in `scenarios/README.md`).
 
-use super::values::{AtLeastOne, NonNegative, OpenUnit, Positive};
+use super::values::{AtLeastOne, OpenUnit, Positive, PositiveSeconds, Seconds};
 use crate::engine::Command;
 use crate::metrics::GroupBounds;
 use crate::policy::PolicySpec;
@@ -95,8 +95,8 @@ pub struct WorkloadSection {
     pub q: Option<Spanned<OpenUnit>>,
     pub min_size: Option<Spanned<AtLeastOne>>,
     pub max_size: Option<Spanned<AtLeastOne>>,
-    pub mean_interarrival: Option<Spanned<Positive>>,
-    pub mean_runtime: Option<Spanned<Positive>>,
+    pub mean_interarrival: Option<Spanned<PositiveSeconds>>,
+    pub mean_runtime: Option<Spanned<PositiveSeconds>>,
     pub split: Option<Spanned<SplitSection>>,
     // kind = "jobs"
     pub jobs: Option<Vec<Spanned<InlineJob>>>,
@@ -106,12 +106,14 @@ pub struct WorkloadSection {
     /// Take only the first N jobs of the trace.
     pub first_jobs: Option<Spanned<AtLeastOne>>,
     /// Take only jobs submitted at or after this many seconds.
-    pub start_time: Option<Spanned<NonNegative>>,
+    pub start_time: Option<Spanned<Seconds>>,
     /// Take only jobs submitted before this many seconds.
-    pub end_time: Option<Spanned<NonNegative>>,
+    pub end_time: Option<Spanned<Seconds>>,
     /// Jobs larger than the platform: reject the scenario, clamp them to the
     /// largest cluster, or skip them (counted).
     pub oversize: Option<Spanned<Oversize>>,
+    /// Where the file can be downloaded, said when it is missing.
+    pub download: Option<Spanned<String>>,
 }
 
 impl WorkloadSection {
@@ -132,7 +134,7 @@ impl WorkloadSection {
         if let Some(j) = &self.jobs {
             v.push(("jobs", j.first().map_or(self.kind.span(), |x| x.span())));
         }
-        g!(path, first_jobs, start_time, end_time, oversize);
+        g!(path, first_jobs, start_time, end_time, oversize, download);
         v
     }
 }
@@ -149,9 +151,14 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "split",
         ],
         WorkloadKind::Jobs => &["jobs"],
-        WorkloadKind::Swf | WorkloadKind::Batsim => {
-            &["path", "first_jobs", "start_time", "end_time", "oversize"]
-        }
+        WorkloadKind::Swf | WorkloadKind::Batsim => &[
+            "path",
+            "first_jobs",
+            "start_time",
+            "end_time",
+            "oversize",
+            "download",
+        ],
     }
 }
 
@@ -190,12 +197,12 @@ fn d_k() -> AtLeastOne {
 pub struct InlineJob {
     /// Defaults to the job's position in the list, from 1.
     pub id: Option<u64>,
-    pub submit: NonNegative,
+    pub submit: Seconds,
     /// Total processors; may be left out when `components` is given.
     pub size: Option<AtLeastOne>,
     pub components: Option<Vec<AtLeastOne>>,
-    pub runtime: NonNegative,
-    pub estimate: Option<NonNegative>,
+    pub runtime: Seconds,
+    pub estimate: Option<Seconds>,
     pub user: Option<i64>,
 }
 
@@ -296,7 +303,7 @@ pub struct MetricsSection {
 /// A command at a simulated time (seconds).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimelineEntry {
-    pub at: NonNegative,
+    pub at: Seconds,
     #[serde(flatten)]
     pub command: Command,
 }

@@ -1,8 +1,35 @@
 //! Number types that check themselves while the scenario is read, so that a
 //! bad value is reported at its own line and column.
 
+use crate::model::SimTime;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
+
+/// The latest time the simulation can hold, in seconds: `i64::MAX`
+/// microseconds, about 292,000 years. Later times are refused rather than
+/// clamped.
+pub const MAX_SECONDS: f64 = SimTime::MAX.0 as f64 / SimTime::TICKS_PER_SEC as f64;
+
+/// A number as a message shows it: huge and tiny ones in exponent form
+/// (`1e300`, not three hundred digits).
+pub struct Shown<T>(pub T);
+
+impl fmt::Display for Shown<f64> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v != 0.0 && v.is_finite() && !(1e-4..1e9).contains(&v.abs()) {
+            write!(f, "{v:e}")
+        } else {
+            write!(f, "{v}")
+        }
+    }
+}
+
+impl fmt::Display for Shown<u32> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 macro_rules! checked {
     ($(#[$m:meta])* $name:ident, $inner:ty, $ok:expr, $what:literal) => {
@@ -18,7 +45,7 @@ macro_rules! checked {
                 if ok(v) {
                     Ok($name(v))
                 } else {
-                    Err(serde::de::Error::custom(format!(concat!("must be ", $what, ", found {}"), v)))
+                    Err(serde::de::Error::custom(format!(concat!("must be ", $what, ", found {}"), Shown(v))))
                 }
             }
         }
@@ -38,6 +65,16 @@ checked!(
 checked!(
     /// A finite number at least zero.
     NonNegative, f64, |v| v.is_finite() && v >= 0.0, "a number at least 0"
+);
+checked!(
+    /// A time in seconds the simulation can hold, from 0.
+    Seconds, f64, |v| v.is_finite() && (0.0..=MAX_SECONDS).contains(&v),
+    "a time in seconds from 0 to 9.2e12 (about 292,000 years)"
+);
+checked!(
+    /// A time in seconds the simulation can hold, greater than 0.
+    PositiveSeconds, f64, |v| v.is_finite() && v > 0.0 && v <= MAX_SECONDS,
+    "a time in seconds greater than 0 and at most 9.2e12 (about 292,000 years)"
 );
 checked!(
     /// A whole number at least one.

@@ -7,7 +7,7 @@
 //!   running jobs, free processors per cluster, the platform, and each job
 //!   as a [`JobView`] — what a scheduler may know online. A job's actual
 //!   run time is not in it.
-//! * A policy answers with [`Decision`]s, which the engine checks one by
+//! * A policy answers with [`Start`]s, which the engine checks one by
 //!   one; a decision it cannot carry out comes back as a [`Refusal`] with
 //!   its reason, never a panic.
 //! * [`rate`] owns a running job's execution rate; the engine and every
@@ -46,7 +46,9 @@ pub struct JobView {
     pub submit: SimTime,
     /// Total processors.
     pub size: u32,
-    /// Component widths as requested, one per cluster when co-allocated.
+    /// Component widths as requested, one per cluster when co-allocated;
+    /// empty when the job leaves its split over clusters to the policy
+    /// (any widths of at least 1 adding up to `size`).
     pub components: Vec<u32>,
     /// What policies see as the run time (in speed-1 time).
     pub estimate: SimTime,
@@ -87,6 +89,10 @@ pub struct SystemView<'a> {
     /// Changes whenever a queued job was changed in place or put back in
     /// the queue (not by arrivals and starts).
     pub queue_edits: u64,
+    /// Jobs started ahead that outlive their estimates are to be aborted
+    /// and requeued when the head needs their processors (the run's
+    /// `on_overrun = "requeue"`): the policy decides when.
+    pub requeue_expired: bool,
 }
 
 impl<'a> SystemView<'a> {
@@ -122,7 +128,7 @@ pub enum StartKind {
 
 /// Start a queued job now with this placement.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Decision {
+pub struct Start {
     pub job: JobKey,
     /// The clusters and widths, one entry per requested component.
     pub assignment: Assignment,
@@ -132,12 +138,30 @@ pub struct Decision {
     pub processors: Option<Vec<Vec<u32>>>,
 }
 
+/// Abort a running job: it gives its processors back now and its work is
+/// lost; requeued, it waits in the queue again at its arrival position
+/// (back once the head of the queue has started), else it ends as killed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Abort {
+    pub job: JobKey,
+    pub requeue: bool,
+}
+
+/// What a policy may say, each checked by the engine on its own.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    Start(Start),
+    Abort(Abort),
+}
+
 /// A decision the engine would not carry out, and why. The run goes on
 /// without it.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum Refusal {
     #[error("job slot {0} is not in the queue")]
     NotQueued(usize),
+    #[error("job slot {0} is not running")]
+    NotRunning(usize),
     #[error("job {job}: {given} components placed for {wanted} requested")]
     ComponentCount {
         job: u64,
@@ -150,6 +174,12 @@ pub enum Refusal {
         index: usize,
         wanted: u32,
         given: u32,
+    },
+    #[error("job {job}: widths {given:?} do not split its {size} processors (each ≥ 1, adding up)")]
+    Split {
+        job: u64,
+        given: Vec<u32>,
+        size: u32,
     },
     #[error("job {job}: no cluster {cluster} on this platform")]
     NoCluster { job: u64, cluster: ClusterIdx },
@@ -211,10 +241,19 @@ pub struct BackfillView {
 pub trait Policy: Send {
     fn spec(&self) -> &PolicySpec;
 
+    /// Appends the running jobs to abort now, before anything starts (the
+    /// engine carries them out, then asks [`Policy::schedule`]).
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<Abort>);
+
     /// Appends the jobs to start now, in order. The free counts in `view`
     /// do not change while the policy runs; it must account for its own
     /// decisions.
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>);
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>);
+
+    /// Once its starts are carried out (`view` shows them): when to decide
+    /// again for the sake of aborts to come, if at all (now, to abort at
+    /// once; or when the head's reservation comes due).
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime>;
 
     /// Whether this policy's placement puts `widths` on the processors
     /// `free` now (the test behind aborting expired jobs for the head).

@@ -1,0 +1,195 @@
+//! Processors: checking a policy's decisions against ownership, taking
+//! processors for a start and giving them back.
+
+use super::*;
+
+impl Engine {
+    /// Carries out a policy's abort, or says why not.
+    pub(super) fn abort(&mut self, a: &crate::sched::Abort) -> Result<(), Refusal> {
+        let slot = a.job.0;
+        if self
+            .jobs
+            .get(slot)
+            .is_none_or(|j| j.state != JobState::Running)
+        {
+            return Err(Refusal::NotRunning(slot));
+        }
+        if a.requeue {
+            if let Some(&head) = self.queue.first() {
+                self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
+            }
+            self.requeue(slot);
+        } else {
+            self.finish(slot, true);
+        }
+        Ok(())
+    }
+
+    /// Checks a start decision against the job table and the free
+    /// processors, changing nothing.
+    pub(super) fn check_start(&self, d: &Start) -> Result<(), Refusal> {
+        let Some(job) = self
+            .jobs
+            .get(d.job.0)
+            .filter(|j| j.state == JobState::Queued)
+        else {
+            return Err(Refusal::NotQueued(d.job.0));
+        };
+        if self.returning.contains(&d.job.0) {
+            // Aborted, and not back in the queue yet.
+            return Err(Refusal::NotQueued(d.job.0));
+        }
+        let id = job.id;
+        // A job that asks for no particular components is split by the
+        // policy: any widths of at least 1 that add up to its size.
+        let flexible = job.components.is_empty();
+        if flexible {
+            let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
+            if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
+                return Err(Refusal::Split {
+                    job: id,
+                    given: d.assignment.iter().map(|&(_, w)| w).collect(),
+                    size: job.size,
+                });
+            }
+        } else if job.components.len() != d.assignment.len() {
+            return Err(Refusal::ComponentCount {
+                job: id,
+                given: d.assignment.len(),
+                wanted: job.components.len(),
+            });
+        }
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            if !flexible && w != job.components[i] {
+                return Err(Refusal::Width {
+                    job: id,
+                    index: i,
+                    wanted: job.components[i],
+                    given: w,
+                });
+            }
+            let Some(cs) = self.clusters.get(c as usize) else {
+                return Err(Refusal::NoCluster {
+                    job: id,
+                    cluster: c,
+                });
+            };
+            if d.assignment[..i].iter().any(|&(o, _)| o == c) {
+                return Err(Refusal::SameCluster {
+                    job: id,
+                    cluster: c,
+                });
+            }
+            if cs.free < w {
+                return Err(Refusal::TooFew {
+                    job: id,
+                    cluster: c,
+                    wanted: w,
+                    free: cs.free,
+                });
+            }
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
+                if chosen.len() != w as usize {
+                    return Err(Refusal::NamedCount {
+                        job: id,
+                        cluster: c,
+                        given: chosen.len(),
+                        wanted: w,
+                    });
+                }
+                for (n, &p) in chosen.iter().enumerate() {
+                    if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
+                        return Err(Refusal::Taken {
+                            job: id,
+                            cluster: c,
+                            processor: p,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A decision the engine would not carry out: counted, logged, and
+    /// kept for the console's message line. The run goes on.
+    pub(super) fn refuse(&mut self, r: Refusal) {
+        self.counters.refused += 1;
+        tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy.spec().label(), "decision refused: {r}");
+        self.last_refusal = Some((self.now, r));
+    }
+
+    pub(super) fn start(&mut self, d: &Start) -> Result<(), Refusal> {
+        self.check_start(d)?;
+        let now = self.now;
+        let owner = d.job.0 as u32 + 1;
+        let mut processors = Vec::with_capacity(d.assignment.len());
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            let cs = &mut self.clusters[c as usize];
+            let mut got = Vec::with_capacity(w as usize);
+            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
+                for &p in chosen {
+                    cs.owner[p as usize] = owner;
+                    got.push(p);
+                }
+            } else {
+                for (p, o) in cs.owner.iter_mut().enumerate() {
+                    if got.len() == w as usize {
+                        break;
+                    }
+                    if *o == 0 {
+                        *o = owner;
+                        got.push(p as u32);
+                    }
+                }
+            }
+            debug_assert_eq!(
+                got.len(),
+                w as usize,
+                "free count out of step with ownership"
+            );
+            cs.free -= w;
+            self.free[c as usize] -= w;
+            processors.push(got);
+        }
+        let rate = job_rate(&self.platform, &d.assignment);
+        let job = &mut self.jobs[d.job.0];
+        job.state = JobState::Running;
+        job.start = now;
+        job.assignment = d.assignment.clone();
+        job.processors = processors;
+        job.rate = rate;
+        job.jumped_ahead = d.kind == StartKind::Ahead;
+        let h = &mut self.hidden[d.job.0];
+        h.rate_since = now;
+        job.estimated_end = now.saturating_add(span(job.estimate, rate));
+        self.counters.started += 1;
+        if job.jumped_ahead {
+            self.counters.started_ahead += 1;
+        }
+        self.running.push(d.job);
+        self.schedule_completion(d.job);
+        Ok(())
+    }
+
+    /// Gives a running job's processors back.
+    pub(super) fn release(&mut self, slot: usize) {
+        let job = &self.jobs[slot];
+        for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
+            let cs = &mut self.clusters[c as usize];
+            for &p in procs {
+                debug_assert_eq!(
+                    cs.owner[p as usize],
+                    slot as u32 + 1,
+                    "processor owned by another job"
+                );
+                cs.owner[p as usize] = 0;
+            }
+            cs.free += w;
+            self.free[c as usize] += w;
+        }
+        if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
+            self.running.swap_remove(pos);
+        }
+    }
+}

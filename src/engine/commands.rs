@@ -1,0 +1,220 @@
+//! Operator commands: what they are, and how the engine carries them out
+//! (switch policy, inject jobs, change how estimates are made).
+
+use super::*;
+
+/// An operator action, applied at a simulated time and recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Command {
+    /// Hand the queue to another policy; running jobs keep running.
+    SetPolicy { policy: PolicySpec },
+    /// Add jobs to the queue now.
+    InjectJobs { jobs: Vec<InjectJob> },
+    /// Change how runtime estimates are made for jobs that arrive from now
+    /// on (and, with `queued_too`, of the jobs still queued).
+    SetEstimateError {
+        estimates: EstimateModel,
+        /// Also re-estimate the jobs waiting in the queue now.
+        #[serde(default)]
+        queued_too: bool,
+    },
+}
+
+/// A job an operator adds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectJob {
+    pub size: u32,
+    /// Run time in seconds.
+    pub runtime: f64,
+    /// Estimate in seconds; the active estimate model decides if absent.
+    #[serde(default)]
+    pub estimate: Option<f64>,
+    /// Component widths; split by the workload's rule when absent.
+    #[serde(default)]
+    pub components: Option<Vec<u32>>,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Ids of injected jobs start here, apart from any workload's ids.
+pub const INJECTED_ID_BASE: u64 = 1_000_000_000;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum CommandError {
+    #[error("policy {policy} cannot run here: {reason}")]
+    PolicyUnsupported { policy: String, reason: String },
+    #[error("injected job: {0}")]
+    BadJob(String),
+    #[error(
+        "internal error: the engine is stuck at t = {at}: {events} events without time moving on"
+    )]
+    Stuck { at: SimTime, events: usize },
+}
+
+/// Events [`Engine::settle`] handles at one instant before it reports the
+/// engine stuck: far more than any real burst (a whole trace's jobs
+/// arriving at once is a few hundred thousand).
+pub const SETTLE_LIMIT: usize = 20_000_000;
+
+/// The result of a command, for the operator's message line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandOutcome {
+    pub message: String,
+}
+
+/// How a new job's components are chosen when a command does not say.
+pub type Splitter = Box<dyn FnMut(u32) -> Vec<u32> + Send>;
+
+impl Engine {
+    /// Queues a command for simulated time `at` (a scenario timeline entry).
+    pub fn schedule_command(&mut self, at: SimTime, command: Command) {
+        let index = self.timeline.len();
+        self.timeline.push(command);
+        self.events
+            .push(at.max(self.now), EventKind::Command { index });
+    }
+
+    /// Applies an operator command now and records it in the command log.
+    /// Events left at the current instant are handled first, so a saved log
+    /// replays exactly.
+    pub fn apply(&mut self, command: Command) -> Result<CommandOutcome, CommandError> {
+        if !self.settle() {
+            return Err(CommandError::Stuck {
+                at: self.now,
+                events: SETTLE_LIMIT,
+            });
+        }
+        let outcome = self.execute(&command)?;
+        self.log.push((self.now, command));
+        Ok(outcome)
+    }
+
+    /// Messages of timeline commands applied so far.
+    pub fn timeline_messages(&self) -> &[(SimTime, String)] {
+        &self.timeline_messages
+    }
+
+    pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
+        let outcome = match command {
+            Command::SetPolicy { policy } => {
+                let p = (self.build)(policy, &self.platform).map_err(|reason| {
+                    CommandError::PolicyUnsupported {
+                        policy: policy.label(),
+                        reason,
+                    }
+                })?;
+                self.policy = p;
+                CommandOutcome {
+                    message: format!("policy is now {}", policy.label()),
+                }
+            }
+            Command::InjectJobs { jobs } => {
+                let mut specs = Vec::new();
+                for j in jobs {
+                    for _ in 0..j.count.max(1) {
+                        specs.push(self.injected_spec(j)?);
+                    }
+                }
+                let ids: Vec<String> = specs.iter().map(|s| s.id.to_string()).collect();
+                for s in specs {
+                    self.enqueue(s);
+                }
+                CommandOutcome {
+                    message: format!("injected job {}", ids.join(", ")),
+                }
+            }
+            Command::SetEstimateError {
+                estimates,
+                queued_too,
+            } => {
+                self.estimator.set_model(estimates.clone());
+                let scope = if *queued_too {
+                    for k in &self.queue {
+                        let job = &mut self.jobs[k.0];
+                        let h = &self.hidden[k.0];
+                        job.estimate = self.estimator.estimate(&JobSpec {
+                            id: job.id,
+                            submit: job.submit,
+                            size: job.size,
+                            components: Vec::new(),
+                            runtime: h.runtime,
+                            estimate: h.trace_estimate,
+                            user: job.user,
+                            injected: job.injected,
+                        });
+                    }
+                    self.queue_edits += 1;
+                    "for queued jobs and jobs that arrive from now on"
+                } else {
+                    "for jobs that arrive from now on"
+                };
+                CommandOutcome {
+                    message: format!("estimates are now {estimates} {scope}"),
+                }
+            }
+        };
+        self.dirty = true;
+        if self.instant_settled() {
+            self.schedule();
+        }
+        Ok(outcome)
+    }
+
+    pub(super) fn injected_spec(&mut self, j: &InjectJob) -> Result<JobSpec, CommandError> {
+        if j.size == 0 {
+            return Err(CommandError::BadJob("size must be at least 1".into()));
+        }
+        if !(j.runtime.is_finite() && j.runtime >= 0.0) {
+            return Err(CommandError::BadJob(format!(
+                "runtime must be ≥ 0 seconds, found {}",
+                j.runtime
+            )));
+        }
+        if let Some(e) = j.estimate
+            && !(e.is_finite() && e >= 0.0)
+        {
+            return Err(CommandError::BadJob(format!(
+                "estimate must be ≥ 0 seconds, found {e}"
+            )));
+        }
+        let components = match &j.components {
+            Some(c) => {
+                if c.iter().sum::<u32>() != j.size || c.contains(&0) {
+                    return Err(CommandError::BadJob(format!(
+                        "components {c:?} must be ≥ 1 each and add up to the size {}",
+                        j.size
+                    )));
+                }
+                c.clone()
+            }
+            None => match &mut self.splitter {
+                Some(s) => s(j.size),
+                None => split_even(j.size, 1),
+            },
+        };
+        if !self.platform.can_ever_fit(&components) {
+            return Err(CommandError::BadJob(format!(
+                "components {components:?} can never fit on {} (each component needs its own cluster)",
+                self.platform.shape()
+            )));
+        }
+        let id = self.next_injected;
+        self.next_injected += 1;
+        Ok(JobSpec {
+            id,
+            submit: self.now,
+            size: j.size,
+            components,
+            runtime: SimTime::from_secs_f64(j.runtime),
+            estimate: j.estimate.map(SimTime::from_secs_f64),
+            user: None,
+            injected: true,
+        })
+    }
+}

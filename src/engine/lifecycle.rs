@@ -1,0 +1,247 @@
+//! A job's life in the engine: arrival, queue, run (its completion and
+//! estimate-expiry events), rate changes, aborts and its end.
+
+use super::*;
+
+impl Engine {
+    pub(super) fn arrive(&mut self) {
+        if let Some(spec) = self.pending.take() {
+            self.enqueue(spec);
+        }
+        self.pending = self.source.next_job();
+        if let Some(j) = &self.pending {
+            // A source must yield jobs in submit order; a late one arrives now.
+            self.events.push(j.submit.max(self.now), EventKind::Arrival);
+        }
+    }
+
+    pub(super) fn enqueue(&mut self, spec: JobSpec) {
+        let estimate = self.estimator.estimate(&spec);
+        let arrival = self.next_arrival;
+        self.next_arrival += 1;
+        self.counters.arrived += 1;
+        let hidden = Hidden {
+            runtime: spec.runtime,
+            trace_estimate: spec.estimate,
+            remaining: spec.runtime.0 as f64,
+            ..Hidden::default()
+        };
+        let key = JobKey(self.jobs.insert(JobView {
+            id: spec.id,
+            submit: spec.submit,
+            size: spec.size,
+            components: spec.components,
+            estimate,
+            user: spec.user,
+            injected: spec.injected,
+            arrival,
+            state: JobState::Queued,
+            start: SimTime::ZERO,
+            assignment: Vec::new(),
+            processors: Vec::new(),
+            rate: 1.0,
+            estimated_end: SimTime::ZERO,
+            jumped_ahead: false,
+            requeues: 0,
+        }));
+        if self.hidden.len() <= key.0 {
+            self.hidden.resize(key.0 + 1, Hidden::default());
+        }
+        self.hidden[key.0] = hidden;
+        self.queue.push(key);
+        self.dirty = true;
+    }
+
+    pub(super) fn schedule_completion(&mut self, key: JobKey) {
+        self.forget_events(key.0);
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
+        let job = &self.jobs[key.0];
+        let h = &mut self.hidden[key.0];
+        h.stamp = stamp;
+        let left = SimTime((h.remaining / job.rate).ceil() as i64);
+        let at = self.now.saturating_add(left);
+        // The estimate runs out before the work is done: the policy must
+        // hear of it then (and the overrun setting applies).
+        let expires = job.estimated_end;
+        h.pending = 1;
+        self.events
+            .push(at, EventKind::Completion { job: key.0, stamp });
+        if expires < at && expires >= self.now {
+            self.hidden[key.0].pending += 1;
+            self.events
+                .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
+        }
+    }
+
+    /// The job's pending events become stale: it ended, was put back in
+    /// the queue or is about to be rescheduled.
+    pub(super) fn forget_events(&mut self, slot: usize) {
+        let h = &mut self.hidden[slot];
+        self.stale += h.pending as usize;
+        h.pending = 0;
+        h.stamp = 0;
+        if self.stale > 4096 && self.stale * 2 > self.events.len() {
+            let hidden = &self.hidden;
+            self.events.retain(|e| match e.kind {
+                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
+                    hidden[job].stamp == stamp
+                }
+                _ => true,
+            });
+            self.stale = 0;
+        }
+    }
+
+    /// Takes a popped job event: whether it still belongs to a running job
+    /// (else it is stale and dropped).
+    pub(super) fn live_event(&mut self, slot: usize, stamp: u64) -> bool {
+        let live = self.hidden.get(slot).is_some_and(|h| h.stamp == stamp)
+            && self
+                .jobs
+                .get(slot)
+                .is_some_and(|j| j.state == JobState::Running);
+        if live {
+            self.hidden[slot].pending -= 1;
+        } else {
+            self.stale = self.stale.saturating_sub(1);
+        }
+        live
+    }
+
+    /// A running job has reached the end of its estimate with work left.
+    pub(super) fn overrun(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job has ended or was rescheduled
+        }
+        self.counters.overruns += 1;
+        self.dirty = true;
+        match self.estimator.model().on_overrun {
+            OnOverrun::Continue => {}
+            OnOverrun::Kill => self.finish(slot, true),
+            // The policy decides when to abort (it sees the job as
+            // expired from now on).
+            OnOverrun::Requeue => {}
+        }
+    }
+
+    /// Aborts a running job and puts it back in the queue at its arrival
+    /// position; its work starts again from nothing.
+    pub(super) fn requeue(&mut self, slot: usize) {
+        self.forget_events(slot);
+        self.release(slot);
+        let job = &mut self.jobs[slot];
+        self.hidden[slot].held_before += job.size as f64 * (self.now - job.start).as_secs_f64();
+        job.state = JobState::Queued;
+        job.assignment.clear();
+        job.processors.clear();
+        job.rate = 1.0;
+        job.jumped_ahead = false;
+        job.requeues += 1;
+        let h = &mut self.hidden[slot];
+        h.remaining = h.runtime.0 as f64;
+        self.returning.push(slot);
+        self.counters.requeued += 1;
+    }
+
+    /// Whether the job that aborted jobs made room for is still waiting.
+    pub(super) fn aborted_for_waiting(&self) -> bool {
+        self.aborted_for.is_some_and(|(slot, arrival)| {
+            self.jobs
+                .get(slot)
+                .is_some_and(|j| j.arrival == arrival && j.state == JobState::Queued)
+        })
+    }
+
+    /// Aborted jobs go back in the queue, each at its arrival position,
+    /// once the job they made room for has started (and the instant of
+    /// their abort is over). Were they back at once, a policy that does not
+    /// start that job first (conservative backfilling in another scan
+    /// order) could start them ahead again into the processors they gave
+    /// back, and abort them again, forever; and a job whose estimate runs
+    /// out as it starts (an estimate of 0) could be started and aborted
+    /// again at one instant forever.
+    pub(super) fn return_aborted(&mut self) {
+        self.aborted_for = None;
+        for slot in std::mem::take(&mut self.returning) {
+            let arrival = self.jobs[slot].arrival;
+            let jobs = &self.jobs;
+            let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
+            self.queue.insert(pos, JobKey(slot));
+        }
+        self.queue_edits += 1;
+        self.dirty = true;
+    }
+
+    /// Changes a running job's execution rate from now on (the mechanism
+    /// behind cluster speed, link slowdown and folding). The work done so
+    /// far is kept and the completion moves with the new rate. The
+    /// estimated end does not move: it is the wall-clock allowance the job
+    /// got when it started (its estimate at its starting rate), as a
+    /// walltime limit is, so a job slowed down can outlive it and one sped
+    /// up ends before it.
+    pub fn set_rate(&mut self, key: JobKey, rate: f64) {
+        let now = self.now;
+        let Some(job) = self.jobs.get_mut(key.0) else {
+            return;
+        };
+        if job.state != JobState::Running || rate <= 0.0 || !rate.is_finite() {
+            return;
+        }
+        let h = &mut self.hidden[key.0];
+        let ticks = (now - h.rate_since).0 as f64;
+        h.remaining = (h.remaining - ticks * job.rate).max(0.0);
+        job.rate = rate;
+        h.rate_since = now;
+        self.schedule_completion(key);
+    }
+
+    pub(super) fn complete(&mut self, slot: usize, stamp: u64) {
+        if !self.live_event(slot, stamp) {
+            return; // stale: the job was rescheduled or has gone
+        }
+        self.finish(slot, false);
+    }
+
+    /// The job leaves the system now: done, or killed with work left.
+    pub(super) fn finish(&mut self, slot: usize, killed: bool) {
+        self.forget_events(slot);
+        self.release(slot);
+        let job = self.jobs.remove(slot);
+        let runtime = self.hidden[slot].runtime;
+        let held =
+            self.hidden[slot].held_before + job.size as f64 * (self.now - job.start).as_secs_f64();
+        self.counters.finished += 1;
+        if killed {
+            self.counters.killed += 1;
+        }
+        self.finished.push(JobRecord {
+            id: job.id,
+            arrival: job.arrival,
+            submit: job.submit,
+            start: job.start,
+            end: self.now,
+            size: job.size,
+            clusters: job
+                .assignment
+                .iter()
+                .map(|&(c, _)| c)
+                .collect::<Vec<ClusterIdx>>(),
+            // A job split by its policy ran with the widths it was given.
+            components: if job.components.is_empty() {
+                job.assignment.iter().map(|&(_, w)| w).collect()
+            } else {
+                job.components
+            },
+            estimate: job.estimate,
+            runtime,
+            user: job.user,
+            injected: job.injected,
+            jumped_ahead: job.jumped_ahead,
+            killed,
+            requeues: job.requeues,
+            held,
+        });
+        self.dirty = true;
+    }
+}

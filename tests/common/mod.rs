@@ -1,0 +1,22 @@
+//! What the test files share.
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/data/<sub>` beside the repository (real traces and reference
+/// outputs, too large to ship). Where it is absent, the test prints why and
+/// skips; under CI (the `CI` variable set), where it must be there, the test
+/// fails instead.
+#[allow(dead_code)] // not every test file that shares this module uses it
+pub fn shared_data(sub: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(sub);
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{} is absent, and CI must run this test", p.display());
+    }
+    println!("skipping: {} is absent", p.display());
+    None
+}
