@@ -1,5 +1,7 @@
 //! The console's per-frame costs with a long queue: building a snapshot
-//! and rendering a full frame, with 10,000 queued jobs on 5 × 20.
+//! and rendering a full frame, with 10,000 queued jobs on 5 × 20; and the
+//! snapshot of one cluster of 4,000,000,000 processors, which must cost
+//! what its few hundred cells cost, not what its processors would.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
@@ -64,5 +66,40 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+fn huge(c: &mut Criterion) {
+    let text = r#"
+name = "huge"
+[platform]
+shape = "1x4000000000"
+[workload]
+kind = "jobs"
+jobs = [
+  { submit = 0, size = 16, runtime = 600 },
+  { submit = 5, size = 300, runtime = 300 },
+  { submit = 10, size = 1, runtime = 100 },
+]
+"#;
+    let sc = Scenario::parse(text, "huge", std::path::Path::new("."), &[]).unwrap();
+    let mut s = Session::new(sc, 1, false).unwrap();
+    s.advance_to(SimTime::from_secs(20), usize::MAX);
+    c.bench_function("snapshot, one cluster of 4e9 processors", |b| {
+        b.iter(|| black_box(s.snapshot()))
+    });
+    let snap = Arc::new(s.snapshot());
+    let app = App::new(snap);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    c.bench_function("compact frame 80x24, one cluster of 4e9 processors", |b| {
+        b.iter(|| {
+            terminal.clear().unwrap();
+            terminal
+                .draw(|f| {
+                    let area = f.area();
+                    ui::view(&app, true, area, f.buffer_mut())
+                })
+                .unwrap();
+        })
+    });
+}
+
+criterion_group!(benches, bench, huge);
 criterion_main!(benches);

@@ -42,7 +42,7 @@ pub enum Command {
         /// The base seed, instead of the scenario's `seed`.
         #[arg(long)]
         seed: Option<u64>,
-        /// Start paused at time 0: Space runs, `.` steps one event (for
+        /// Start paused before the first event: Space runs, `.` steps one event (for
         /// walking a class through a small example).
         #[arg(long)]
         paused: bool,

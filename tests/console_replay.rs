@@ -2,11 +2,12 @@
 //! with `s`, and the saved scenario run headless give identical metrics.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::app::{App, Effect, JobInfo, Msg, Overlay, find_job};
 use schedscope::console::session::Session;
 use schedscope::model::SimTime;
 use schedscope::runner;
 use schedscope::scenario::Scenario;
+use schedscope::workload::estimates::EstimateSource;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -122,8 +123,14 @@ fn restart_starts_over_with_the_same_or_next_seed() {
     let mut session = Session::new(sc, 1, true).unwrap();
     let mut app = App::new(Arc::new(session.snapshot()));
     run_to(&mut session, 300);
+    let start = Session::new(scenario(), 1, true).unwrap().now();
     keys(&mut app, &mut session, &[Char('r')]);
-    assert_eq!(session.now(), SimTime::ZERO);
+    assert_eq!(
+        session.now(),
+        start,
+        "back to just before the first arrival"
+    );
+    assert!(start < SimTime::from_secs(1));
     assert_eq!(app.message().unwrap().text, "restarted with seed 1");
     keys(&mut app, &mut session, &[Char('R')]);
     assert_eq!(app.message().unwrap().text, "restarted with seed 2");
@@ -154,6 +161,88 @@ fn bad_commands_answer_on_the_message_line() {
     // The form catches it in place; nothing was sent.
     assert!(session.engine().command_log().is_empty());
     assert_eq!(app.mode(), schedscope::console::keymap::Mode::Inject);
+}
+
+/// The form knows the scenario's splitting rule: 90 processors split in
+/// 2 to 4 components can never run on 5 × 20, so the form says so, stays
+/// open with the 90 typed, and sends nothing.
+#[test]
+fn a_job_the_split_cannot_fit_is_caught_before_the_form_closes() {
+    let sc = scenario();
+    let mut session = Session::new(sc, 1, true).unwrap();
+    let mut app = App::new(Arc::new(session.snapshot()));
+    let form = [
+        Char('i'),
+        KeyCode::Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+        Char('9'),
+        Char('0'),
+        Enter,
+    ];
+    keys(&mut app, &mut session, &form);
+    assert!(session.engine().command_log().is_empty());
+    let Overlay::Inject(f) = &app.overlay else {
+        panic!("the form closed")
+    };
+    assert_eq!(f.values[1], "90");
+    let e = f.errors[1].as_deref().unwrap();
+    assert!(e.contains("try 18+18+18+18+18"), "{e}");
+}
+
+/// A typed estimate is the injected job's estimate whatever the scenario's
+/// estimate source: with `source = "exact"` and a run time of 30 s, the
+/// queue, the saved file and its headless replay all say 40 s.
+#[test]
+fn a_typed_estimate_wins_over_exact_estimates() {
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario();
+    assert_eq!(sc.file.estimates.source, EstimateSource::Exact);
+    let mut session = Session::new(sc, 1, false)
+        .unwrap()
+        .with_save_dir(dir.path());
+    let mut app = App::new(Arc::new(session.snapshot()));
+    run_to(&mut session, 100);
+    // One job of 8 processors, 30 s, estimate 40 s.
+    let form = [
+        Char('i'),
+        Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+        Char('8'),
+        Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+        Char('3'),
+        Char('0'),
+        Down,
+        Char('4'),
+        Char('0'),
+        Enter,
+    ];
+    keys(&mut app, &mut session, &form);
+    let id = 1_000_000_001;
+    let estimate = |snap: &schedscope::console::Snapshot| match find_job(snap, id) {
+        Some(JobInfo::Queued(q)) => q.estimate,
+        Some(JobInfo::Running(r)) => r.estimate,
+        other => panic!("job {id}: {other:?}"),
+    };
+    assert_eq!(estimate(&app.snapshot), SimTime::from_secs(40));
+    keys(&mut app, &mut session, &[Char('s')]);
+    let saved: PathBuf = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .next()
+        .unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("estimate = 40"), "{text}");
+    let replay = Scenario::load(&saved).unwrap();
+    let mut engine = replay.build_engine(1, false).unwrap();
+    engine.step_until(SimTime::from_secs(100));
+    let snap = engine.snapshot();
+    let row = snap.queue.iter().find(|q| q.id == id).map(|q| q.estimate);
+    let row = row.or_else(|| snap.running.iter().find(|r| r.id == id).map(|r| r.estimate));
+    assert_eq!(row, Some(SimTime::from_secs(40)));
 }
 
 /// The operator picks conservative backfilling with `p` on the teaching

@@ -23,14 +23,22 @@ struct Console {
 
 impl Console {
     fn new() -> Console {
-        let sc = Scenario::embedded_default();
+        Console::sized(W, H)
+    }
+
+    fn sized(w: u16, h: u16) -> Console {
+        Console::on(Scenario::embedded_default(), w, h)
+    }
+
+    fn on(sc: Scenario, w: u16, h: u16) -> Console {
         let seed = sc.seed();
         let mut session = Session::new(sc, seed, true).unwrap();
-        let app = App::new(Arc::new(session.snapshot()));
+        let mut app = App::new(Arc::new(session.snapshot()));
+        app.update(Msg::Resize(w, h));
         Console {
             session,
             app,
-            terminal: Terminal::new(TestBackend::new(W, H)).unwrap(),
+            terminal: Terminal::new(TestBackend::new(w, h)).unwrap(),
         }
     }
 
@@ -74,7 +82,7 @@ impl Console {
     }
 }
 
-use KeyCode::{Char, Enter};
+use KeyCode::{Char, Enter, Tab};
 
 #[test]
 fn default_scenario_at_fixed_times() {
@@ -132,10 +140,11 @@ fn after_each_command() {
     insta::assert_snapshot!("help", c.screen());
 }
 
+/// The smallest full layout shows every pane at once; the help shows
+/// every section without scrolling.
 #[test]
-fn smallest_terminal_still_shows_every_pane() {
-    let mut c = Console::new();
-    c.terminal = Terminal::new(TestBackend::new(ui::MIN_WIDTH, ui::MIN_HEIGHT)).unwrap();
+fn full_layout_at_120_by_28() {
+    let mut c = Console::sized(ui::FULL_WIDTH, ui::FULL_HEIGHT);
     c.run_to(900);
     c.keys(&[Char('e')]);
     let s = c.screen();
@@ -145,21 +154,99 @@ fn smallest_terminal_still_shows_every_pane() {
         "Head & backfill",
         "Groups",
         "History",
-        "links:",
         "done",
     ] {
         assert!(s.contains(pane), "{pane} missing:\n{s}");
     }
-    insta::assert_snapshot!("smallest", s);
+    assert!(!s.contains("links:"), "{s}");
+    insta::assert_snapshot!("full_120x28", s);
+    c.keys(&[Char('?')]);
+    let s = c.screen();
+    for section in [
+        "Main screen",
+        "Job detail",
+        "Policy picker",
+        "Inject jobs form",
+        "Estimate error prompt",
+        "Marks",
+    ] {
+        assert!(s.contains(section), "{section} missing:\n{s}");
+    }
+    assert!(!s.contains("↓ more"), "{s}");
+    insta::assert_snapshot!("help_120x28", s);
+}
+
+/// Below 120×28 the compact layout: the queue with its head, the
+/// processor map, the head's story and the key metrics, with groups and
+/// history a Tab away; each window fits and the help scrolls.
+#[test]
+fn compact_layouts_at_80_by_24_and_100_by_30() {
+    for (w, h) in [(80, 24), (100, 30)] {
+        let mut c = Console::sized(w, h);
+        c.run_to(600);
+        let s = c.screen();
+        for pane in [
+            "Queue 4",
+            "▶ 926",
+            "Clusters · a cell per",
+            "Head & backfill",
+            "warm-up",
+            "util ",
+        ] {
+            assert!(s.contains(pane), "{w}×{h}: {pane} missing:\n{s}");
+        }
+        assert!(s.contains("Tab → groups · history"), "{s}");
+        insta::assert_snapshot!(format!("compact_{w}x{h}"), s);
+        c.keys(&[Tab, Tab, Tab]);
+        let s = c.screen();
+        assert!(s.contains("Groups by size"), "{w}×{h}:\n{s}");
+        insta::assert_snapshot!(format!("compact_{w}x{h}_groups"), s);
+        c.keys(&[Tab]);
+        let s = c.screen();
+        assert!(s.contains("History"), "{w}×{h}:\n{s}");
+        c.keys(&[Tab]);
+        let s = c.screen();
+        assert!(s.contains("History"), "the lower pane stays: {w}×{h}:\n{s}");
+        c.keys(&[KeyCode::BackTab, KeyCode::BackTab, KeyCode::BackTab]);
+        assert!(c.screen().contains("Head & backfill"));
+
+        c.keys(&[Char('p')]);
+        let s = c.screen();
+        assert!(
+            s.contains("Enter applies FPFS(maxJumps 10)"),
+            "{w}×{h}:\n{s}"
+        );
+        insta::assert_snapshot!(format!("picker_{w}x{h}"), s);
+        c.keys(&[KeyCode::Esc, Char('i')]);
+        let s = c.screen();
+        assert!(s.contains("Inject jobs"), "{w}×{h}:\n{s}");
+        insta::assert_snapshot!(format!("inject_{w}x{h}"), s);
+        c.keys(&[KeyCode::Esc, Char('?')]);
+        let s = c.screen();
+        assert!(
+            s.contains("Main screen") && s.contains("↓ more"),
+            "{w}×{h}:\n{s}"
+        );
+        insta::assert_snapshot!(format!("help_{w}x{h}"), s);
+        c.keys(&[KeyCode::End]);
+        let s = c.screen();
+        assert!(
+            s.contains("Marks") && s.contains("end · Home: top"),
+            "{w}×{h}:\n{s}"
+        );
+        insta::assert_snapshot!(format!("help_end_{w}x{h}"), s);
+        c.keys(&[KeyCode::Esc, Enter]);
+        let s = c.screen();
+        assert!(s.contains("n next event"), "{w}×{h}:\n{s}");
+    }
 }
 
 #[test]
 fn too_small_terminal_asks_to_enlarge() {
-    let mut c = Console::new();
-    c.terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut c = Console::sized(50, 15);
     let s = c.screen();
     assert!(
-        s.contains("enlarge the terminal to 120×28 (now 80×24)"),
+        s.contains("enlarge the terminal to 60×18 (now 50×15)"),
         "{s}"
     );
 }

@@ -1,7 +1,7 @@
 //! The console in a real terminal: tmux runs the binary, keys go in, the
 //! pane is captured. Skipped (with the reason printed) without tmux.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -60,16 +60,17 @@ fn wait_for_file(path: &Path) -> String {
     }
 }
 
-#[test]
-fn console_in_tmux_policy_inject_estimate_quit() {
+/// The console with no arguments in a tmux pane of `w`×`h`, in a fresh
+/// folder; `None` (with the reason printed) where tmux cannot run it.
+fn start(tag: &str, w: u16, h: u16) -> Option<(Session, tempfile::TempDir, PathBuf)> {
     if tmux(&["-V"]).is_none() {
         eprintln!("skipped: tmux is not installed (.ci/run installs it)");
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().unwrap();
     let exit_file = dir.path().join("exit");
     let bin = env!("CARGO_BIN_EXE_schedscope");
-    let name = format!("schedscope-smoke-{}", std::process::id());
+    let name = format!("schedscope-{tag}-{}", std::process::id());
     let script = format!(
         "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' '{bin}'; echo $? > '{e}'; sleep 30",
         d = dir.path().display(),
@@ -81,18 +82,25 @@ fn console_in_tmux_policy_inject_estimate_quit() {
         "-s",
         &name,
         "-x",
-        "150",
+        &w.to_string(),
         "-y",
-        "40",
+        &h.to_string(),
         "sh",
         "-c",
         &script,
     ]);
     if started.is_none() {
         eprintln!("skipped: tmux cannot start a session here");
-        return;
+        return None;
     }
-    let s = Session(name);
+    Some((Session(name), dir, exit_file))
+}
+
+#[test]
+fn console_in_tmux_policy_inject_estimate_quit() {
+    let Some((s, dir, exit_file)) = start("smoke", 150, 40) else {
+        return;
+    };
     s.wait_for("schedscope · ngubiri-fpfs · 5×20 · seed 1");
     s.wait_for("▶ running");
 
@@ -120,7 +128,7 @@ fn console_in_tmux_policy_inject_estimate_quit() {
         "{pane}"
     );
     assert!(pane.contains("Queue"), "{pane}");
-    assert!(pane.contains("no inter-cluster network"), "{pane}");
+    assert!(!pane.contains("links:"), "no network, no line: {pane}");
 
     s.send("q");
     let code = wait_for_file(&exit_file);
@@ -130,4 +138,62 @@ fn console_in_tmux_policy_inject_estimate_quit() {
     assert!(!pane.contains("Head & backfill"), "{pane}");
     let log = std::fs::read_to_string(dir.path().join("console.log")).unwrap();
     assert!(log.contains("console closes"), "{log}");
+}
+
+/// The compact layout in the size most terminals open at: the same
+/// commands, the help scrolled to its end, and a clean exit.
+#[test]
+fn console_in_tmux_at_80_by_24() {
+    let Some((s, _dir, exit_file)) = start("compact", 80, 24) else {
+        return;
+    };
+    let pane = s.wait_for("schedscope · ngubiri-fpfs · 5×20 · seed 1");
+    assert!(!pane.contains("enlarge the terminal"), "{pane}");
+    let pane = s.wait_for("▶ running");
+    for part in [
+        "Queue",
+        "Clusters · a cell per processor",
+        "Head & backfill",
+    ] {
+        assert!(pane.contains(part), "{part} missing:\n{pane}");
+    }
+    assert!(pane.contains("Tab → groups · history"), "{pane}");
+    assert!(pane.contains("? help q quit"), "{pane}");
+
+    s.send("p");
+    s.wait_for("Policy · Esc cancels");
+    s.send("0");
+    s.wait_for("Enter applies FPFS(maxJumps 0)");
+    s.send("Enter");
+    s.wait_for("✓ policy is now FPFS(maxJumps 0) + worst fit");
+
+    s.send("i");
+    s.wait_for("Inject jobs · Enter injects");
+    s.send("Enter");
+    let pane = s.wait_for("✓ injected job 1000000001");
+    assert!(pane.contains("◆"), "{pane}");
+
+    s.send("e");
+    let pane = s.wait_for("estimates are now ±10 % uniform error");
+    assert!(pane.contains("est. ±10 % uniform error"), "{pane}");
+
+    s.send("?");
+    let pane = s.wait_for("Help · ↑↓ PgUp PgDn scroll");
+    assert!(
+        pane.contains("Main screen") && pane.contains("↓ more"),
+        "{pane}"
+    );
+    s.send("End");
+    let pane = s.wait_for("end · Home: top");
+    for part in ["Marks", "Estimate error prompt", "▶ head"] {
+        assert!(pane.contains(part), "{part} missing:\n{pane}");
+    }
+    s.send("Escape");
+    s.wait_for("Tab → groups · history");
+
+    s.send("q");
+    let code = wait_for_file(&exit_file);
+    assert_eq!(code.trim(), "0", "exit status");
+    let pane = s.capture();
+    assert!(!pane.contains("Head & backfill"), "{pane}");
 }

@@ -2,25 +2,27 @@
 //! (requests to the driver, quitting) without any I/O, so key handling is
 //! tested without a terminal.
 
+pub use super::inject_form::{INJECT_FIELDS, InjectForm};
 use super::keymap::{self, Action, Mode};
+use super::panes::help;
+pub use super::picker::PickerState;
 use super::session::Request;
 use super::snapshot::{Message, Snapshot};
-use crate::engine::{Command, InjectJob, QueueRow, RunningRow};
+use crate::engine::{Command, QueueRow, RunningRow};
 use crate::metrics::Grouping;
 use crate::model::JobRecord;
-use crate::policy::backfill::BackfillOrder;
-use crate::policy::placement::PlacementName;
-use crate::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
 use crate::workload::estimates::EstimateModel;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
 use std::sync::Arc;
 
-/// Something that happened: a key, a new snapshot, a resize.
+/// Something that happened: a key, a new snapshot, the terminal's size
+/// (columns, rows) at the start and on every resize.
 #[derive(Clone, Debug)]
 pub enum Msg {
     Key(KeyEvent),
     Snapshot(Arc<Snapshot>),
-    Resize,
+    Resize(u16, u16),
 }
 
 /// What `update` asks the outside world to do.
@@ -115,236 +117,21 @@ pub struct DetailState {
     pub info: JobInfo,
 }
 
-/// The policy picker: every policy the engine knows, with its parameters.
+/// What a key did to an open form: it stays open, was cancelled, or hands
+/// over what the operator filled in.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PickerState {
-    pub names: Vec<PolicyName>,
-    /// The policy that Enter applies.
-    pub chosen: usize,
-    /// Rows: one per policy, then maxJumps, placement and backfill order.
-    pub cursor: usize,
-    pub max_jumps: MaxJumps,
-    pub placement: PlacementName,
-    /// The scan order of EASY and conservative backfilling.
-    pub order: BackfillOrder,
-    /// Counted or pinned processors (backfilling on one cluster).
-    pub machines: Machines,
-    /// A digit has been typed since the picker opened: the next one adds
-    /// to maxJumps instead of replacing it.
-    typed: bool,
-    base: PolicySpec,
-}
-
-impl PickerState {
-    pub fn new(current: &PolicySpec) -> PickerState {
-        let names = PolicyName::ALL.to_vec();
-        let chosen = names.iter().position(|n| *n == current.name).unwrap_or(0);
-        PickerState {
-            names,
-            chosen,
-            cursor: chosen,
-            max_jumps: current.max_jumps,
-            placement: current.placement,
-            order: current.order,
-            machines: current.machines,
-            typed: false,
-            base: current.clone(),
-        }
-    }
-
-    pub fn rows(&self) -> usize {
-        self.names.len() + 4
-    }
-
-    pub fn max_jumps_row(&self) -> usize {
-        self.names.len()
-    }
-
-    pub fn placement_row(&self) -> usize {
-        self.names.len() + 1
-    }
-
-    pub fn order_row(&self) -> usize {
-        self.names.len() + 2
-    }
-
-    pub fn machines_row(&self) -> usize {
-        self.names.len() + 3
-    }
-
-    /// The policy Enter would apply.
-    pub fn spec(&self) -> PolicySpec {
-        let mut s = self.base.clone();
-        s.name = self.names[self.chosen];
-        s.max_jumps = self.max_jumps;
-        s.placement = self.placement;
-        s.order = self.order;
-        s.machines = self.machines;
-        s
-    }
-
-    fn adjust(&mut self, delta: i64) {
-        if self.cursor == self.max_jumps_row() {
-            self.max_jumps = match (self.max_jumps, delta < 0) {
-                (MaxJumps::Limit(m), true) => MaxJumps::Limit(m.saturating_sub(1)),
-                (MaxJumps::Limit(m), false) => MaxJumps::Limit((m + 1).min(MAX_JUMPS_TYPED)),
-                (MaxJumps::Unlimited, _) => MaxJumps::Limit(0),
-            };
-        } else if self.cursor == self.placement_row() {
-            let all = PlacementName::ALL;
-            let i = all.iter().position(|p| *p == self.placement).unwrap_or(0) as i64;
-            let n = all.len() as i64;
-            self.placement = all[((i + delta).rem_euclid(n)) as usize];
-        } else if self.cursor == self.order_row() {
-            let all = BackfillOrder::ALL;
-            let i = all.iter().position(|o| *o == self.order).unwrap_or(0) as i64;
-            let n = all.len() as i64;
-            self.order = all[((i + delta).rem_euclid(n)) as usize];
-        } else if self.cursor == self.machines_row() {
-            self.machines = match self.machines {
-                Machines::Counted => Machines::Pinned,
-                Machines::Pinned => Machines::Counted,
-            };
-        }
-    }
-
-    fn type_digit(&mut self, d: u32) {
-        self.max_jumps = match self.max_jumps {
-            MaxJumps::Limit(m) if self.typed => MaxJumps::Limit((m * 10 + d).min(MAX_JUMPS_TYPED)),
-            _ => MaxJumps::Limit(d),
-        };
-        self.typed = true;
-    }
-}
-
-const MAX_JUMPS_TYPED: u32 = 100_000;
-
-/// The inject form's fields.
-pub const INJECT_FIELDS: [&str; 5] = ["count", "size", "runtime (s)", "estimate (s)", "components"];
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct InjectForm {
-    pub values: [String; 5],
-    pub cursor: usize,
-    pub errors: [Option<String>; 5],
-}
-
-impl Default for InjectForm {
-    fn default() -> Self {
-        InjectForm {
-            values: [
-                "1".into(),
-                "16".into(),
-                "60".into(),
-                String::new(),
-                String::new(),
-            ],
-            cursor: 0,
-            errors: Default::default(),
-        }
-    }
-}
-
-impl InjectForm {
-    /// Checks every field against the platform in `snap`; on failure the
-    /// errors are kept next to their fields.
-    pub fn validate(&mut self, snap: &Snapshot) -> Option<InjectJob> {
-        self.errors = Default::default();
-        let count = match self.values[0].trim().parse::<u32>() {
-            Ok(n) if (1..=1000).contains(&n) => Some(n),
-            _ => {
-                self.errors[0] = Some("a whole number from 1 to 1000".into());
-                None
-            }
-        };
-        let size = match self.values[1].trim().parse::<u32>() {
-            Ok(n) if n >= 1 => Some(n),
-            _ => {
-                self.errors[1] = Some("a whole number ≥ 1".into());
-                None
-            }
-        };
-        let seconds = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-        };
-        let runtime = seconds(&self.values[2]);
-        if runtime.is_none() {
-            self.errors[2] = Some("seconds ≥ 0".into());
-        }
-        let estimate = if self.values[3].trim().is_empty() {
-            Some(None)
-        } else {
-            match seconds(&self.values[3]) {
-                Some(e) => Some(Some(e)),
-                None => {
-                    self.errors[3] = Some("seconds ≥ 0, or empty for the estimate model".into());
-                    None
-                }
-            }
-        };
-        let components = if self.values[4].trim().is_empty() {
-            Some(None)
-        } else {
-            let parts: Result<Vec<u32>, _> = self.values[4]
-                .split('+')
-                .map(|p| p.trim().parse::<u32>())
-                .collect();
-            match parts {
-                Ok(p) if !p.is_empty() && !p.contains(&0) => Some(Some(p)),
-                _ => {
-                    self.errors[4] = Some("widths ≥ 1 joined by +, or empty".into());
-                    None
-                }
-            }
-        };
-        let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components)) =
-            (count, size, runtime, estimate, components)
-        else {
-            return None;
-        };
-        let mut clusters: Vec<u32> = snap.engine.clusters.iter().map(|c| c.processors).collect();
-        clusters.sort_unstable_by(|a, b| b.cmp(a));
-        if let Some(c) = &components {
-            if c.iter().sum::<u32>() != size {
-                self.errors[4] = Some(format!("must add up to the size {size}"));
-                return None;
-            }
-            let mut widths = c.clone();
-            widths.sort_unstable_by(|a, b| b.cmp(a));
-            let fits =
-                widths.len() <= clusters.len() && widths.iter().zip(&clusters).all(|(w, c)| w <= c);
-            if !fits {
-                self.errors[4] = Some(format!(
-                    "cannot fit {} (one component per cluster)",
-                    snap.shape
-                ));
-                return None;
-            }
-        } else {
-            let total: u32 = clusters.iter().sum();
-            if size > total {
-                self.errors[1] = Some(format!("at most {total} on {}", snap.shape));
-                return None;
-            }
-        }
-        Some(InjectJob {
-            size,
-            runtime,
-            estimate,
-            components,
-            count,
-        })
-    }
+pub enum Form<T> {
+    Open,
+    Cancel,
+    Submit(T),
 }
 
 /// Open windows over the main screen.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Overlay {
     None,
-    Help,
+    /// The help, scrolled down by this many lines.
+    Help(u16),
     Detail(DetailState),
     Picker(PickerState),
     Inject(InjectForm),
@@ -354,6 +141,11 @@ pub enum Overlay {
 pub struct App {
     pub snapshot: Arc<Snapshot>,
     pub focus: Pane,
+    /// The pane below the queue and the clusters on a small terminal: the
+    /// last of head & backfill, groups and history to have had the focus.
+    pub lower: Pane,
+    /// The terminal's size, for scrolling the help.
+    pub area: Rect,
     /// The selected queue row.
     pub selected: usize,
     /// The selected window (running job) in the head & backfill pane.
@@ -361,6 +153,9 @@ pub struct App {
     pub grouping: Grouping,
     pub overlay: Overlay,
     pub estimate_step: usize,
+    /// The inject form as the operator last left it: `i` opens it again
+    /// with the same values.
+    pub last_inject: InjectForm,
     /// A message of the console's own (a validation error); replaced by the
     /// driver's message as soon as a request is sent.
     pub note: Option<Message>,
@@ -372,11 +167,14 @@ impl App {
         App {
             snapshot,
             focus: Pane::Queue,
+            lower: Pane::Backfill,
+            area: Rect::default(),
             selected: 0,
             selected_running: 0,
             grouping: Grouping::Size,
             overlay: Overlay::None,
             estimate_step: 0,
+            last_inject: InjectForm::default(),
             note: None,
             quit: false,
         }
@@ -385,7 +183,7 @@ impl App {
     pub fn mode(&self) -> Mode {
         match self.overlay {
             Overlay::None => Mode::Normal,
-            Overlay::Help => Mode::Help,
+            Overlay::Help(_) => Mode::Help,
             Overlay::Detail(_) => Mode::Detail,
             Overlay::Picker(_) => Mode::Picker,
             Overlay::Inject(_) => Mode::Inject,
@@ -427,7 +225,13 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::Resize => Vec::new(),
+            Msg::Resize(w, h) => {
+                self.area = Rect::new(0, 0, w, h);
+                if let Overlay::Help(top) = &mut self.overlay {
+                    *top = (*top).min(help::max_scroll(self.area));
+                }
+                Vec::new()
+            }
             Msg::Key(key) => self.key(key),
         }
     }
@@ -449,13 +253,17 @@ impl App {
         let action = keymap::lookup(mode, &key);
         match mode {
             Mode::Normal => match action {
-                Some(a) => self.normal(a),
+                Some(a) => {
+                    let effects = self.normal(a);
+                    if matches!(self.focus, Pane::Backfill | Pane::Groups | Pane::History) {
+                        self.lower = self.focus;
+                    }
+                    effects
+                }
                 None => Vec::new(),
             },
             Mode::Help => {
-                if action == Some(Action::Close) {
-                    self.overlay = Overlay::None;
-                }
+                self.help(action);
                 Vec::new()
             }
             Mode::Detail => match action {
@@ -502,7 +310,7 @@ impl App {
                 Vec::new()
             }
             Action::OpenInject => {
-                self.overlay = Overlay::Inject(InjectForm::default());
+                self.overlay = Overlay::Inject(self.last_inject.reopen());
                 Vec::new()
             }
             Action::CycleEstimate => {
@@ -585,84 +393,65 @@ impl App {
             Action::Restart => self.send(Request::Restart { new_seed: false }),
             Action::RestartNewSeed => self.send(Request::Restart { new_seed: true }),
             Action::Help => {
-                self.overlay = Overlay::Help;
+                self.overlay = Overlay::Help(0);
                 Vec::new()
             }
             _ => Vec::new(),
         }
     }
 
+    fn help(&mut self, action: Option<Action>) {
+        let Overlay::Help(top) = &mut self.overlay else {
+            return;
+        };
+        let max = help::max_scroll(self.area);
+        let page = help::page(self.area);
+        *top = match action {
+            Some(Action::Close) => {
+                self.overlay = Overlay::None;
+                return;
+            }
+            Some(Action::Up) => top.saturating_sub(1),
+            Some(Action::Down) => *top + 1,
+            Some(Action::PageUp) => top.saturating_sub(page),
+            Some(Action::PageDown) => *top + page,
+            Some(Action::Home) => 0,
+            Some(Action::End) => max,
+            _ => *top,
+        }
+        .min(max);
+    }
+
     fn picker(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
         let Overlay::Picker(p) = &mut self.overlay else {
             return Vec::new();
         };
-        match action {
-            Some(Action::Close) => self.overlay = Overlay::None,
-            Some(Action::Up) => p.cursor = (p.cursor + p.rows() - 1) % p.rows(),
-            Some(Action::Down) => p.cursor = (p.cursor + 1) % p.rows(),
-            Some(Action::Left) => p.adjust(-1),
-            Some(Action::Right) => p.adjust(1),
-            Some(Action::Select) => {
-                if p.cursor < p.names.len() {
-                    p.chosen = p.cursor;
-                }
-            }
-            Some(Action::Unlimited) => p.max_jumps = MaxJumps::Unlimited,
-            Some(Action::Backspace) => {
-                if let MaxJumps::Limit(m) = p.max_jumps {
-                    p.max_jumps = MaxJumps::Limit(m / 10);
-                }
-            }
-            Some(Action::Confirm) => {
-                if p.cursor < p.names.len() {
-                    p.chosen = p.cursor;
-                }
-                let spec = p.spec();
+        match p.update(action, key) {
+            Form::Open => Vec::new(),
+            Form::Cancel => {
                 self.overlay = Overlay::None;
-                return self.send(Request::Apply(Command::SetPolicy { policy: spec }));
+                Vec::new()
             }
-            _ => {
-                if let KeyCode::Char(c) = key.code
-                    && let Some(d) = c.to_digit(10)
-                {
-                    p.type_digit(d);
-                    p.cursor = p.max_jumps_row();
-                }
+            Form::Submit(policy) => {
+                self.overlay = Overlay::None;
+                self.send(Request::Apply(Command::SetPolicy { policy }))
             }
         }
-        Vec::new()
     }
 
     fn inject(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
-        let snap = self.snapshot.clone();
         let Overlay::Inject(f) = &mut self.overlay else {
             return Vec::new();
         };
-        let n = INJECT_FIELDS.len();
-        match action {
-            Some(Action::Close) => self.overlay = Overlay::None,
-            Some(Action::Up) => f.cursor = (f.cursor + n - 1) % n,
-            Some(Action::Down) => f.cursor = (f.cursor + 1) % n,
-            Some(Action::Backspace) => {
-                f.values[f.cursor].pop();
-            }
-            Some(Action::Confirm) => {
-                if let Some(job) = f.validate(&snap) {
-                    self.overlay = Overlay::None;
-                    return self.send(Request::Apply(Command::InjectJobs { jobs: vec![job] }));
-                }
-            }
-            _ => {
-                if let KeyCode::Char(c) = key.code
-                    && (c.is_ascii_digit() || c == '.' || c == '+')
-                    && f.values[f.cursor].len() < 24
-                {
-                    f.values[f.cursor].push(c);
-                    f.errors[f.cursor] = None;
-                }
-            }
+        let outcome = f.update(action, key, &self.snapshot);
+        if outcome != Form::Open {
+            self.last_inject = f.clone();
+            self.overlay = Overlay::None;
         }
-        Vec::new()
+        match outcome {
+            Form::Submit(job) => self.send(Request::Apply(Command::InjectJobs { jobs: vec![job] })),
+            _ => Vec::new(),
+        }
     }
 
     fn estimate(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
@@ -743,6 +532,10 @@ pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::InjectJob;
+    use crate::policy::backfill::BackfillOrder;
+    use crate::policy::placement::PlacementName;
+    use crate::policy::{MaxJumps, PolicyName, PolicySpec};
 
     #[test]
     fn the_estimate_key_keeps_the_overrun_setting() {
@@ -972,21 +765,21 @@ mod tests {
 
     #[test]
     fn inject_form_validates_in_place() {
+        // 16 as one component cannot fit 2 × 8: the form stays open on the
+        // size, which keeps what was typed, and says what would fit.
         let mut a = app();
-        let got = press(&mut a, &[key('i'), code(KeyCode::Enter)]);
-        assert_eq!(
-            got,
-            send(Request::Apply(Command::InjectJobs {
-                jobs: vec![InjectJob {
-                    size: 16,
-                    runtime: 60.0,
-                    estimate: None,
-                    components: None,
-                    count: 1
-                }]
-            }))
+        assert!(press(&mut a, &[key('i'), code(KeyCode::Enter)]).is_empty());
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("the form closed")
+        };
+        assert_eq!(f.cursor, 1);
+        assert_eq!(f.values[1], "16");
+        assert!(
+            f.errors[1].as_deref().unwrap().ends_with("; try 8+8"),
+            "{:?}",
+            f.errors
         );
-        // Size 99 cannot fit 2 × 8: the form stays open with the error.
+        // Size 99 is more than the platform has.
         let mut a = app();
         let keys = [
             key('i'),
@@ -1009,11 +802,65 @@ mod tests {
         keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
-        let Effect::Send(Request::Apply(Command::InjectJobs { jobs })) = &got[0] else {
-            panic!("{got:?}")
+        assert_eq!(
+            got,
+            send(Request::Apply(Command::InjectJobs {
+                jobs: vec![InjectJob {
+                    size: 16,
+                    runtime: 60.0,
+                    estimate: Some(30.0),
+                    components: Some(vec![8, 8]),
+                    count: 1
+                }]
+            }))
+        );
+        assert_eq!(a.mode(), Mode::Normal);
+        // `i` opens the form again with what was typed last.
+        press(&mut a, &[key('i')]);
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("no form")
         };
-        assert_eq!(jobs[0].estimate, Some(30.0));
-        assert_eq!(jobs[0].components, Some(vec![8, 8]));
+        assert_eq!(f.values[4], "8+8");
+        assert_eq!(f.values[3], "30");
+    }
+
+    #[test]
+    fn help_scrolls_within_the_terminal() {
+        let mut a = app();
+        a.update(Msg::Resize(80, 24));
+        let max = help::max_scroll(Rect::new(0, 0, 80, 24));
+        assert!(max > 0);
+        press(&mut a, &[key('?'), code(KeyCode::End)]);
+        assert_eq!(a.overlay, Overlay::Help(max));
+        press(&mut a, &[code(KeyCode::Down)]);
+        assert_eq!(a.overlay, Overlay::Help(max), "the end is the end");
+        press(&mut a, &[code(KeyCode::PageUp)]);
+        assert!(matches!(a.overlay, Overlay::Help(t) if t < max));
+        press(&mut a, &[key('g')]);
+        assert_eq!(a.overlay, Overlay::Help(0));
+        press(&mut a, &[key('j'), key('j')]);
+        assert_eq!(a.overlay, Overlay::Help(2));
+        // At 120 × 28 everything shows: nothing to scroll.
+        a.update(Msg::Resize(120, 28));
+        assert_eq!(a.overlay, Overlay::Help(0));
+        press(&mut a, &[key('j')]);
+        assert_eq!(a.overlay, Overlay::Help(0));
+    }
+
+    #[test]
+    fn the_lower_pane_follows_the_focus() {
+        let mut a = app();
+        assert_eq!(a.lower, Pane::Backfill);
+        press(
+            &mut a,
+            &[code(KeyCode::Tab), code(KeyCode::Tab), code(KeyCode::Tab)],
+        );
+        assert_eq!((a.focus, a.lower), (Pane::Groups, Pane::Groups));
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!(a.lower, Pane::History);
+        // Back to the queue: history stays below it.
+        press(&mut a, &[code(KeyCode::Tab)]);
+        assert_eq!((a.focus, a.lower), (Pane::Queue, Pane::History));
     }
 
     #[test]

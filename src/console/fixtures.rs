@@ -1,7 +1,9 @@
 //! Hand-built snapshots for pane tests.
 
 use super::snapshot::{History, Message, Snapshot, Speed};
-use crate::engine::{BackfillView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow};
+use crate::engine::{
+    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow,
+};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
 use crate::policy::{MaxJumps, PolicySpec, PolicyState};
@@ -38,10 +40,34 @@ fn record(id: u64, arrival: u64, size: u32, submit: i64, start: i64, end: i64) -
 /// injected job 1000000001 past its estimate, three queued jobs (the head
 /// jumped three times, one injected job).
 pub fn snapshot() -> Snapshot {
-    let mut c0 = vec![Some(10); 4];
-    c0.extend([Some(INJ1), Some(INJ1), None, None]);
-    let mut c1 = vec![Some(10); 4];
-    c1.extend([None; 4]);
+    let cells = |ids: &[Option<u64>]| -> Vec<CellView> {
+        ids.iter()
+            .map(|&job| CellView {
+                job,
+                busy: job.is_some() as u32,
+            })
+            .collect()
+    };
+    let c0 = cells(&[
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(INJ1),
+        Some(INJ1),
+        None,
+        None,
+    ]);
+    let c1 = cells(&[
+        Some(10),
+        Some(10),
+        Some(10),
+        Some(10),
+        None,
+        None,
+        None,
+        None,
+    ]);
     let engine = EngineSnapshot {
         now: s(100),
         counters: Counters {
@@ -126,6 +152,7 @@ pub fn snapshot() -> Snapshot {
                 processors: 8,
                 speed: 1.0,
                 free: 2,
+                per_cell: 1,
                 cells: c0,
             },
             ClusterView {
@@ -133,6 +160,7 @@ pub fn snapshot() -> Snapshot {
                 processors: 8,
                 speed: 1.0,
                 free: 4,
+                per_cell: 1,
                 cells: c1,
             },
         ],
@@ -153,15 +181,20 @@ pub fn snapshot() -> Snapshot {
         engine,
         scenario: "test".into(),
         shape: "2×8".into(),
+        fit: std::sync::Arc::new(super::inject_form::FitRules::new(
+            crate::model::Platform::uniform(2, 8),
+            None,
+        )),
         seed: 7,
         speed: Speed::DEFAULT,
         paused: false,
         summary: metrics.summary(),
         warmup: (0, 0),
         history: History {
+            start: 60.0,
             every: 10.0,
             utilization: vec![0.1, 0.5, 0.9, 0.75],
-            queue: vec![0, 1, 4, 3],
+            queue: vec![0.0, 1.0, 4.0, 3.0],
             art: vec![0.0, 10.0, 15.0, 25.5],
         },
         events_per_sec: 0.0,

@@ -56,6 +56,10 @@ pub enum Action {
     Down,
     PageUp,
     PageDown,
+    /// To the top (help).
+    Home,
+    /// To the end (help).
+    End,
     Left,
     Right,
     Detail,
@@ -106,47 +110,57 @@ const fn b(
     }
 }
 
-use KeyCode::{BackTab, Backspace, Char, Down, Enter, Esc, Left, PageDown, PageUp, Right, Tab, Up};
+use KeyCode::{
+    BackTab, Backspace, Char, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
+};
 use Mode::{Detail, Estimate, Help, Inject, Normal, Picker};
 
+// A binding whose help is empty shares the line of the one before it in
+// the help screen (`+ / -`, `r / R`): the first one's help covers both.
 #[rustfmt::skip]
 pub static KEYMAP: &[Binding] = &[
     // The main screen.
     b(Normal, &[Char(' ')], "Space", "pause", "pause or resume the simulation", Action::TogglePause),
-    b(Normal, &[Char('+'), Char('=')], "+", "", "faster (simulated seconds per wall second)", Action::Faster),
-    b(Normal, &[Char('-'), Char('_')], "-", "speed", "slower", Action::Slower),
+    b(Normal, &[Char('+'), Char('=')], "+", "", "faster / slower (simulated s per s)", Action::Faster),
+    b(Normal, &[Char('-'), Char('_')], "-", "speed", "", Action::Slower),
     b(Normal, &[Char('.')], ".", "step", "handle one event, then stay paused", Action::StepEvent),
-    b(Normal, &[Char('n')], "n", "", "run to the selected job's next start or end, then pause", Action::StepJob),
-    b(Normal, &[Char('p')], "p", "policy", "choose a policy and its parameters, applied now", Action::OpenPicker),
+    b(Normal, &[Char('n')], "n", "", "run to the selected job's next event", Action::StepJob),
+    b(Normal, &[Char('p')], "p", "policy", "choose a policy, applied now", Action::OpenPicker),
     b(Normal, &[Char('i')], "i", "inject", "inject jobs (marked ◆ everywhere)", Action::OpenInject),
-    b(Normal, &[Char('e')], "e", "estimates", "estimate error 0 / 10 / 30 % for jobs arriving from now on", Action::CycleEstimate),
+    b(Normal, &[Char('e')], "e", "estimates", "estimate error 0, 10, 30 % (new jobs)", Action::CycleEstimate),
     b(Normal, &[Char('E')], "E", "", "type an estimate error in percent", Action::TypeEstimate),
-    b(Normal, &[Char('g')], "g", "groups", "group table by size, components or widest component", Action::NextGrouping),
-    b(Normal, &[Tab], "Tab", "", "next pane", Action::NextPane),
-    b(Normal, &[BackTab], "Shift+Tab", "", "previous pane", Action::PrevPane),
-    b(Normal, &[Left, Char('h')], "← h", "", "pane to the left", Action::Left),
-    b(Normal, &[Right, Char('l')], "→ l", "", "pane to the right", Action::Right),
-    b(Normal, &[Up, Char('k')], "↑ k", "", "select the job above (queue or windows), else the pane above", Action::Up),
-    b(Normal, &[Down, Char('j')], "↓ j", "", "select the job below (queue or windows), else the pane below", Action::Down),
-    b(Normal, &[PageUp], "PgUp", "", "ten jobs up", Action::PageUp),
-    b(Normal, &[PageDown], "PgDn", "", "ten jobs down", Action::PageDown),
+    b(Normal, &[Char('g')], "g", "groups", "groups by size, components or widest", Action::NextGrouping),
+    b(Normal, &[Tab], "Tab", "", "next / previous pane", Action::NextPane),
+    b(Normal, &[BackTab], "Shift+Tab", "", "", Action::PrevPane),
+    b(Normal, &[Left, Char('h')], "← h", "", "pane to the left / right", Action::Left),
+    b(Normal, &[Right, Char('l')], "→ l", "", "", Action::Right),
+    b(Normal, &[Up, Char('k')], "↑ k", "", "job above / below, or the next pane", Action::Up),
+    b(Normal, &[Down, Char('j')], "↓ j", "", "", Action::Down),
+    b(Normal, &[PageUp], "PgUp", "", "ten jobs up / down", Action::PageUp),
+    b(Normal, &[PageDown], "PgDn", "", "", Action::PageDown),
     b(Normal, &[Enter], "Enter", "job", "the selected job's detail", Action::Detail),
-    b(Normal, &[Char('s')], "s", "save", "save scenario + commands so far as a new scenario", Action::Save),
-    b(Normal, &[Char('r')], "r", "", "restart with the same seed", Action::Restart),
-    b(Normal, &[Char('R')], "R", "", "restart with the next seed", Action::RestartNewSeed),
+    b(Normal, &[Char('s')], "s", "save", "save scenario + commands as a new file", Action::Save),
+    b(Normal, &[Char('r')], "r", "", "restart with the same / the next seed", Action::Restart),
+    b(Normal, &[Char('R')], "R", "", "", Action::RestartNewSeed),
     b(Normal, &[Char('?')], "?", "help", "this help", Action::Help),
     b(Normal, &[Char('q')], "q", "quit", "quit", Action::Quit),
     // Help.
+    b(Help, &[Up, Char('k')], "↑ k", "", "scroll up / down", Action::Up),
+    b(Help, &[Down, Char('j')], "↓ j", "scroll", "", Action::Down),
+    b(Help, &[PageUp], "PgUp", "", "a page up / down", Action::PageUp),
+    b(Help, &[PageDown], "PgDn", "page", "", Action::PageDown),
+    b(Help, &[Home, Char('g')], "Home g", "", "to the top / the end", Action::Home),
+    b(Help, &[End, Char('G')], "End G", "top/end", "", Action::End),
     b(Help, &[Esc, Char('?'), Char('q'), Enter], "Esc ? q", "close", "close the help", Action::Close),
     // Job detail.
     b(Detail, &[Esc, Enter, Char('q')], "Esc Enter", "close", "close the detail", Action::Close),
     b(Detail, &[Char('n')], "n", "next", "run to this job's next start or end", Action::StepJob),
     b(Detail, &[Char(' ')], "Space", "pause", "pause or resume", Action::TogglePause),
     // Policy picker.
-    b(Picker, &[Up, Char('k')], "↑ k", "", "cursor up", Action::Up),
-    b(Picker, &[Down, Char('j'), Tab], "↓ j Tab", "move", "cursor down", Action::Down),
-    b(Picker, &[Left, Char('h')], "← h", "", "smaller value / previous placement", Action::Left),
-    b(Picker, &[Right, Char('l')], "→ l", "change", "larger value / next placement", Action::Right),
+    b(Picker, &[Up, Char('k')], "↑ k", "", "cursor up / down", Action::Up),
+    b(Picker, &[Down, Char('j'), Tab], "↓ j Tab", "move", "", Action::Down),
+    b(Picker, &[Left, Char('h')], "← h", "", "smaller / larger value, other choice", Action::Left),
+    b(Picker, &[Right, Char('l')], "→ l", "change", "", Action::Right),
     b(Picker, &[Char(' ')], "Space", "choose", "choose the policy under the cursor", Action::Select),
     b(Picker, &[Char('u')], "u", "", "maxJumps unlimited", Action::Unlimited),
     b(Picker, &[], "0-9", "maxJumps", "type maxJumps", Action::Type),
@@ -154,14 +168,14 @@ pub static KEYMAP: &[Binding] = &[
     b(Picker, &[Enter], "Enter", "apply", "apply the chosen policy now", Action::Confirm),
     b(Picker, &[Esc], "Esc", "cancel", "close without a change", Action::Close),
     // Inject form.
-    b(Inject, &[Down, Tab], "↓ Tab", "next field", "next field", Action::Down),
-    b(Inject, &[Up, BackTab], "↑ Shift+Tab", "", "previous field", Action::Up),
-    b(Inject, &[], "0-9 . +", "type", "type (components as 8+8; empty = automatic)", Action::Type),
+    b(Inject, &[Down, Tab], "↓ Tab", "next field", "next / previous field", Action::Down),
+    b(Inject, &[Up, BackTab], "↑ Shift+Tab", "", "", Action::Up),
+    b(Inject, &[], "0-9 . +", "type", "type (components as 8+8; empty = auto)", Action::Type),
     b(Inject, &[Backspace], "Backspace", "", "delete a character", Action::Backspace),
     b(Inject, &[Enter], "Enter", "inject", "inject the jobs if every field is valid", Action::Confirm),
     b(Inject, &[Esc], "Esc", "cancel", "close without injecting", Action::Close),
     // Estimate prompt.
-    b(Estimate, &[], "0-9 .", "type", "the error in percent, 0 ≤ E < 100 (0 = exact)", Action::Type),
+    b(Estimate, &[], "0-9 .", "type", "the error in percent, 0 ≤ E < 100", Action::Type),
     b(Estimate, &[Backspace], "Backspace", "", "delete a character", Action::Backspace),
     b(Estimate, &[Enter], "Enter", "set", "set it for jobs arriving from now on", Action::Confirm),
     b(Estimate, &[Esc], "Esc", "cancel", "close without a change", Action::Close),
@@ -185,21 +199,37 @@ pub fn bindings(mode: Mode) -> impl Iterator<Item = &'static Binding> {
     KEYMAP.iter().filter(move |b| b.mode == mode)
 }
 
-/// The key bar for `mode`: `Space pause  +/- speed …`.
-pub fn bar(mode: Mode) -> Vec<(String, &'static str)> {
+/// The help lines of `mode`: (keys, what they do), a binding with no help
+/// of its own joined to the line before it (`+ / -`).
+pub fn help_lines(mode: Mode) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
-    let mut pending_label: Option<&'static str> = None;
     for b in bindings(mode) {
-        if b.bar.is_empty() {
-            // `+` has no word of its own: it joins `-`'s as `+/-`.
-            if b.action == Action::Faster {
-                pending_label = Some(b.label);
+        match out.last_mut() {
+            Some((label, _)) if b.help.is_empty() => {
+                label.push_str(" / ");
+                label.push_str(b.label);
             }
+            _ => out.push((b.label.to_string(), b.help)),
+        }
+    }
+    out
+}
+
+/// The key bar for `mode`: `Space pause  +/- speed …`. A pair of keys
+/// sharing a help line shares its word too (`+/-`, `↑/↓`).
+pub fn bar(mode: Mode) -> Vec<(String, &'static str)> {
+    let all: Vec<&Binding> = bindings(mode).collect();
+    let first = |b: &Binding| b.label.split(' ').next().unwrap_or(b.label).to_string();
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    for (i, b) in all.iter().enumerate() {
+        if b.bar.is_empty() {
             continue;
         }
-        let label = match pending_label.take() {
-            Some(p) => format!("{p}/{}", b.label),
-            None => b.label.split(' ').next().unwrap_or(b.label).to_string(),
+        let label = match i.checked_sub(1).map(|j| all[j]) {
+            Some(prev) if b.help.is_empty() && prev.bar.is_empty() => {
+                format!("{}/{}", first(prev), first(b))
+            }
+            _ => first(b),
         };
         out.push((label, b.bar));
     }
@@ -224,10 +254,35 @@ mod tests {
     }
 
     #[test]
+    fn help_joins_pairs_and_leaves_no_binding_out() {
+        let lines = help_lines(Mode::Normal);
+        assert!(lines.contains(&("+ / -".to_string(), "faster / slower (simulated s per s)")));
+        assert!(lines.contains(&("r / R".to_string(), "restart with the same / the next seed")));
+        for mode in Mode::ALL {
+            let lines = help_lines(mode);
+            for b in bindings(mode) {
+                assert!(
+                    lines
+                        .iter()
+                        .any(|(l, _)| l.split(" / ").any(|k| k == b.label)),
+                    "{:?} {} has no help line",
+                    mode,
+                    b.label
+                );
+            }
+            // The first binding of a mode has help of its own.
+            assert!(!lines[0].1.is_empty(), "{mode:?}");
+        }
+    }
+
+    #[test]
     fn key_bar_joins_speed_keys() {
         let bar = bar(Mode::Normal);
         assert_eq!(bar[0], ("Space".to_string(), "pause"));
         assert_eq!(bar[1], ("+/-".to_string(), "speed"));
         assert!(bar.iter().any(|(k, w)| k == "q" && *w == "quit"));
+        assert!(!bar.iter().any(|(k, _)| k.contains("Tab")), "{bar:?}");
+        assert_eq!(super::bar(Mode::Help)[0], ("↑/↓".to_string(), "scroll"));
+        assert_eq!(super::bar(Mode::Picker)[0], ("↑/↓".to_string(), "move"));
     }
 }

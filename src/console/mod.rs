@@ -5,8 +5,10 @@
 pub mod app;
 pub mod driver;
 pub mod format;
+pub mod inject_form;
 pub mod keymap;
 pub mod panes;
+pub mod picker;
 pub mod session;
 pub mod snapshot;
 pub mod ui;

@@ -3,14 +3,16 @@
 //! paces it against the wall clock; tests drive it directly, so every
 //! screen they check is deterministic.
 
+use super::inject_form::FitRules;
 use super::snapshot::{History, Message, Snapshot, Speed};
-use crate::engine::{Command, Engine};
+use crate::engine::{Command, Engine, EngineSnapshot};
 use crate::metrics::Metrics;
 use crate::model::{JobRecord, SimTime};
 use crate::scenario::{Scenario, ScenarioError};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What the operator asks of the running engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,10 +34,11 @@ pub enum Request {
     Save,
 }
 
-/// Simulated seconds between history samples.
+/// Simulated seconds between history samples at the start of a run.
 pub const HISTORY_EVERY: f64 = 10.0;
-/// Samples kept for the history pane.
-pub const HISTORY_LEN: usize = 600;
+/// The most history samples kept: at this many, pairs are merged and the
+/// time between samples doubles, so the history spans the whole run.
+pub const HISTORY_LEN: usize = 512;
 /// Records kept for the job-detail view of jobs that have ended.
 const RECENT_LEN: usize = 256;
 /// The most events `n` handles while looking for the job's next event.
@@ -46,12 +49,13 @@ pub struct Session {
     seed: u64,
     endless: bool,
     engine: Engine,
+    fit: Arc<FitRules>,
     metrics: Metrics,
-    utilization: VecDeque<f64>,
-    queue: VecDeque<u64>,
-    art: VecDeque<f64>,
+    history: History,
     next_sample: SimTime,
     recent: VecDeque<JobRecord>,
+    /// Records taken from the engine so far.
+    ended: u64,
     pub speed: Speed,
     pub paused: bool,
     message: Option<Message>,
@@ -65,23 +69,25 @@ impl Session {
     /// A session on `scenario` seeded with `seed`; with `endless`, a
     /// generated workload never runs out.
     pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
-        let engine = scenario.build_engine(seed, endless)?;
+        let mut engine = scenario.build_engine(seed, endless)?;
+        let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
+        let fit = Arc::new(FitRules::of(&scenario));
         Ok(Session {
             scenario,
             seed,
             endless,
+            history: new_history(engine.now()),
+            next_sample: engine.now(),
             engine,
+            fit,
             metrics,
-            utilization: VecDeque::new(),
-            queue: VecDeque::new(),
-            art: VecDeque::new(),
-            next_sample: SimTime::ZERO,
             recent: VecDeque::new(),
+            ended: 0,
             speed: Speed::DEFAULT,
             paused: false,
-            message: None,
-            save_dir: PathBuf::from("."),
+            message,
+            save_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             version: 0,
             events_per_sec: 0.0,
         })
@@ -131,6 +137,7 @@ impl Session {
             )));
         }
         for r in self.engine.drain_records() {
+            self.ended += 1;
             self.metrics.record(&r);
             if self.recent.len() == RECENT_LEN {
                 self.recent.pop_front();
@@ -159,13 +166,15 @@ impl Session {
                 .map(|&f| f as u64)
                 .sum();
             let total = self.engine.platform().total_processors().max(1);
-            push_capped(
-                &mut self.utilization,
-                (total - free.min(total)) as f64 / total as f64,
-            );
-            push_capped(&mut self.queue, self.engine.queue_len() as u64);
-            push_capped(&mut self.art, self.metrics.overall.art());
-            self.next_sample += SimTime::from_secs_f64(HISTORY_EVERY);
+            let h = &mut self.history;
+            h.utilization
+                .push((total - free.min(total)) as f64 / total as f64);
+            h.queue.push(self.engine.queue_len() as f64);
+            h.art.push(self.metrics.overall.art());
+            if h.utilization.len() == HISTORY_LEN {
+                halve(h);
+            }
+            self.next_sample += SimTime::from_secs_f64(h.every);
         }
     }
 
@@ -222,14 +231,7 @@ impl Session {
             }
             Request::StepEvent => {
                 self.paused = true;
-                if self.step() {
-                    Message::ok(format!(
-                        "one event: t = {}",
-                        super::format::secs(self.now().as_secs_f64())
-                    ))
-                } else {
-                    Message::error("no event is left")
-                }
+                self.step_event()
             }
             Request::StepJob(id) => {
                 self.paused = true;
@@ -242,15 +244,14 @@ impl Session {
                     self.seed
                 };
                 match self.scenario.build_engine(seed, self.endless) {
-                    Ok(engine) => {
+                    Ok(mut engine) => {
+                        start_at_first_event(&mut engine);
+                        self.history = new_history(engine.now());
+                        self.next_sample = engine.now();
                         self.engine = engine;
                         self.seed = seed;
                         self.metrics = self.scenario.new_metrics();
-                        self.utilization.clear();
-                        self.queue.clear();
-                        self.art.clear();
                         self.recent.clear();
-                        self.next_sample = SimTime::ZERO;
                         Message::ok(format!("restarted with seed {seed}"))
                     }
                     Err(e) => Message::error(format!("✗ cannot restart: {e}")),
@@ -271,6 +272,33 @@ impl Session {
             },
         };
         self.message = Some(message);
+    }
+
+    /// Handles one event and says what it was and what followed from it.
+    fn step_event(&mut self) -> Message {
+        let before = self.engine.snapshot();
+        let timeline = self.engine.timeline_messages().len();
+        let ended = self.ended;
+        if !self.step() {
+            return Message::error("no event is left");
+        }
+        let after = self.engine.snapshot();
+        let k = (self.ended - ended) as usize;
+        let ended: Vec<&JobRecord> = self
+            .recent
+            .iter()
+            .skip(self.recent.len().saturating_sub(k))
+            .collect();
+        let said = self
+            .engine
+            .timeline_messages()
+            .get(timeline)
+            .map(|(_, m)| m.as_str());
+        Message::ok(format!(
+            "one event at t = {}: {}",
+            super::format::secs(self.now().as_secs_f64()),
+            describe(&before, &after, &ended, said)
+        ))
     }
 
     fn step_job(&mut self, id: u64) -> Message {
@@ -345,17 +373,13 @@ impl Session {
             engine: self.engine.snapshot(),
             scenario: self.scenario.name().to_string(),
             shape: self.engine.platform().shape(),
+            fit: self.fit.clone(),
             seed: self.seed,
             speed: self.speed,
             paused: self.paused,
             summary: self.metrics.summary(),
             warmup: (self.metrics.excluded, self.scenario.file.run.warmup_jobs),
-            history: History {
-                every: HISTORY_EVERY,
-                utilization: self.utilization.iter().copied().collect(),
-                queue: self.queue.iter().copied().collect(),
-                art: self.art.iter().copied().collect(),
-            },
+            history: self.history.clone(),
             events_per_sec: self.events_per_sec,
             message: self.message.clone(),
             recent: self.recent.iter().cloned().collect(),
@@ -364,9 +388,116 @@ impl Session {
     }
 }
 
-fn push_capped<T>(v: &mut VecDeque<T>, x: T) {
-    if v.len() == HISTORY_LEN {
-        v.pop_front();
+fn new_history(start: SimTime) -> History {
+    History {
+        start: start.as_secs_f64(),
+        every: HISTORY_EVERY,
+        ..History::default()
     }
-    v.push_back(x);
+}
+
+/// Merges the history's samples in pairs and doubles the time between
+/// them: utilization and queue as means, ART as it stood at the later one.
+fn halve(h: &mut History) {
+    let mean = |v: &mut Vec<f64>| {
+        *v = v
+            .chunks(2)
+            .map(|c| c.iter().sum::<f64>() / c.len() as f64)
+            .collect();
+    };
+    mean(&mut h.utilization);
+    mean(&mut h.queue);
+    h.art = h.art.chunks(2).map(|c| c[c.len() - 1]).collect();
+    h.every *= 2.0;
+}
+
+/// Moves a new engine's clock to just before its first event: a trace
+/// whose first job arrives after days starts there, not at 0. Says so
+/// when that skips more than a minute.
+fn start_at_first_event(engine: &mut Engine) -> Option<Message> {
+    let first = engine.next_event_time()?;
+    if first <= SimTime::ZERO {
+        return None;
+    }
+    engine.step_until(first - SimTime(1));
+    (first.as_secs_f64() > 60.0).then(|| {
+        Message::ok(format!(
+            "the clock starts at the first event, t = {}",
+            super::format::secs(first.as_secs_f64())
+        ))
+    })
+}
+
+/// What one event did, from the engine before and after it: who arrived,
+/// ended, passed its estimate or went back to the queue, the timeline
+/// command applied, and the jobs the policy started on it.
+fn describe(
+    before: &EngineSnapshot,
+    after: &EngineSnapshot,
+    ended: &[&JobRecord],
+    timeline: Option<&str>,
+) -> String {
+    let ids = |s: &EngineSnapshot| -> HashSet<u64> {
+        s.queue
+            .iter()
+            .map(|q| q.id)
+            .chain(s.running.iter().map(|r| r.id))
+            .collect()
+    };
+    let running = |s: &EngineSnapshot| -> HashSet<u64> { s.running.iter().map(|r| r.id).collect() };
+    let (known, was_running) = (ids(before), running(before));
+    let mut parts: Vec<String> = Vec::new();
+    for r in ended {
+        parts.push(if r.killed {
+            format!("job {} was killed at its estimate", r.id)
+        } else {
+            format!("job {} ended", r.id)
+        });
+    }
+    let mut arrived: Vec<u64> = ids(after).difference(&known).copied().collect();
+    arrived.sort_unstable();
+    for id in &arrived {
+        parts.push(format!("job {id} arrived"));
+    }
+    if let Some(m) = timeline {
+        parts.push(format!("timeline: {m}"));
+    }
+    let mut back: Vec<u64> = after
+        .queue
+        .iter()
+        .map(|q| q.id)
+        .filter(|id| was_running.contains(id))
+        .collect();
+    back.sort_unstable();
+    for id in &back {
+        parts.push(format!("job {id} went back to the queue"));
+    }
+    let expired_before: HashSet<u64> = before
+        .running
+        .iter()
+        .filter(|r| r.expired)
+        .map(|r| r.id)
+        .collect();
+    for r in after.running.iter().filter(|r| r.expired) {
+        if was_running.contains(&r.id) && !expired_before.contains(&r.id) {
+            parts.push(format!("job {} passed its estimate", r.id));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("the policy looked again".to_string());
+    }
+    let mut started: Vec<u64> = after
+        .running
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !was_running.contains(id))
+        .collect();
+    started.sort_unstable();
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match started.len() {
+        0 => {}
+        1 => parts.push(format!("job {} started", started[0])),
+        _ => parts.push(format!("jobs {} started", list(&started))),
+    }
+    parts.join("; ")
 }

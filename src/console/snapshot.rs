@@ -1,8 +1,10 @@
 //! What the console draws: the engine's picture plus the driver's view.
 
+use super::inject_form::FitRules;
 use crate::engine::EngineSnapshot;
 use crate::metrics::Summary;
 use crate::model::JobRecord;
+use std::sync::Arc;
 
 /// How fast simulated time runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,16 +57,68 @@ impl Speed {
     }
 }
 
-/// Samples over simulated time for the history pane, oldest first.
+/// Samples over simulated time for the history pane, oldest first, from
+/// the start of the run: the driver halves them (doubling `every`) when
+/// they grow past a few hundred, so they always span the whole run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct History {
+    /// Simulated time of the first sample, in seconds.
+    pub start: f64,
     /// Simulated seconds between samples.
     pub every: f64,
     /// Busy share of all processors, 0..=1.
     pub utilization: Vec<f64>,
-    pub queue: Vec<u64>,
+    /// Queue length (a mean where samples were merged).
+    pub queue: Vec<f64>,
     /// Mean response time of the jobs measured so far, in seconds.
     pub art: Vec<f64>,
+}
+
+/// The history merged into at most `width` columns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Columns {
+    /// Simulated seconds a column covers.
+    pub every: f64,
+    pub utilization: Vec<f64>,
+    pub queue: Vec<f64>,
+    pub art: Vec<f64>,
+}
+
+impl History {
+    /// Simulated seconds the samples cover.
+    pub fn span(&self) -> f64 {
+        self.every * self.utilization.len() as f64
+    }
+
+    /// The samples in at most `width` columns of equal span, so that the
+    /// whole run fills the pane: utilization and queue as means, ART as it
+    /// stood at the end of each column.
+    pub fn columns(&self, width: usize) -> Columns {
+        let n = self.utilization.len();
+        let w = width.max(1);
+        if n <= w {
+            return Columns {
+                every: self.every,
+                utilization: self.utilization.clone(),
+                queue: self.queue.clone(),
+                art: self.art.clone(),
+            };
+        }
+        // Column c holds samples [c·n/w, (c+1)·n/w): one or more each.
+        let bounds: Vec<(usize, usize)> = (0..w).map(|c| (c * n / w, (c + 1) * n / w)).collect();
+        let mean = |v: &[f64]| -> Vec<f64> {
+            bounds
+                .iter()
+                .map(|&(a, b)| v[a..b].iter().sum::<f64>() / (b - a) as f64)
+                .collect()
+        };
+        Columns {
+            every: self.every * n as f64 / w as f64,
+            utilization: mean(&self.utilization),
+            queue: mean(&self.queue),
+            art: bounds.iter().map(|&(_, b)| self.art[b - 1]).collect(),
+        }
+    }
 }
 
 /// The answer to the last command.
@@ -96,6 +150,8 @@ pub struct Snapshot {
     pub engine: EngineSnapshot,
     pub scenario: String,
     pub shape: String,
+    /// What an injected job must fit (the platform and the splitting rule).
+    pub fit: Arc<FitRules>,
     pub seed: u64,
     pub speed: Speed,
     pub paused: bool,
@@ -132,5 +188,27 @@ impl Snapshot {
     /// The head of the queue, if any.
     pub fn head(&self) -> Option<u64> {
         self.engine.queue.first().map(|q| q.id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_cover_the_whole_history() {
+        let h = History {
+            start: 0.0,
+            every: 10.0,
+            utilization: vec![0.0, 1.0, 0.5, 0.5, 1.0],
+            queue: vec![1.0, 3.0, 2.0, 2.0, 5.0],
+            art: vec![1.0, 2.0, 3.0, 4.0, 5.0],
+        };
+        assert_eq!(h.columns(8).utilization.len(), 5);
+        let c = h.columns(2);
+        assert_eq!(c.every, 25.0);
+        assert_eq!(c.utilization, vec![0.5, 2.0 / 3.0]);
+        assert_eq!(c.queue, vec![2.0, 3.0]);
+        assert_eq!(c.art, vec![2.0, 5.0]);
     }
 }

@@ -1,7 +1,7 @@
 //! The view (the whole screen from the model) and the UI loop, generic
 //! over ratatui's `Backend` so tests drive it on a `TestBackend`.
 
-use super::app::{App, Effect, Msg, Overlay};
+use super::app::{App, Effect, Msg, Overlay, Pane};
 use super::driver::ToDriver;
 use super::panes::{self, Ctx};
 use super::snapshot::Snapshot;
@@ -18,9 +18,17 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// The smallest terminal the layout fits.
-pub const MIN_WIDTH: u16 = 120;
-pub const MIN_HEIGHT: u16 = 28;
+/// The smallest terminal the full layout fits; below it the compact one.
+pub const FULL_WIDTH: u16 = 120;
+pub const FULL_HEIGHT: u16 = 28;
+/// The smallest terminal the compact layout fits.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 18;
+
+/// Whether a terminal of `area` gets the compact layout.
+pub fn compact(area: Rect) -> bool {
+    area.width < FULL_WIDTH || area.height < FULL_HEIGHT
+}
 
 /// Draws the whole screen for `app` into `buf`.
 pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
@@ -36,14 +44,34 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         return;
     }
     let snap: &Snapshot = &app.snapshot;
+    if compact(area) {
+        compact_view(app, &ctx, area, buf);
+    } else {
+        full_view(app, &ctx, area, buf);
+    }
+    match &app.overlay {
+        Overlay::None => {}
+        Overlay::Help(top) => panes::help::render(&ctx, *top, area, buf),
+        Overlay::Detail(d) => panes::detail::render(snap, d, &ctx, area, buf),
+        Overlay::Picker(p) => panes::picker::render(p, &ctx, area, buf),
+        Overlay::Inject(f) => panes::inject::render(f, &ctx, area, buf),
+        Overlay::Estimate(t) => panes::estimate_prompt::render(t, &ctx, area, buf),
+    }
+}
+
+/// Every pane at once: queue, clusters and head & backfill above, groups
+/// and history below.
+fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let snap: &Snapshot = &app.snapshot;
     let n = snap.engine.clusters.len() as u16;
-    let body = area.height - 2 - panes::links::height(snap) - 2;
+    let links = panes::links::height(snap);
+    let body = area.height - 2 - links - 2;
     let top = ((body * 11) / 20).max(n + 3).min(body.saturating_sub(9));
     let [status, top_area, bottom, links, message, keys] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Length(top),
         Constraint::Fill(1),
-        Constraint::Length(panes::links::height(snap)),
+        Constraint::Length(links),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -57,23 +85,79 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
     .areas(top_area);
     let [groups, history] =
         Layout::horizontal([Constraint::Length(64), Constraint::Fill(1)]).areas(bottom);
-    panes::status::render(snap, &ctx, status, buf);
-    panes::queue::render(snap, &ctx, queue, buf);
-    panes::clusters::render(snap, &ctx, clusters, buf);
-    panes::backfill_windows::render(snap, &ctx, backfill, buf);
-    panes::groups::render(snap, &ctx, groups, buf);
-    panes::history::render(snap, &ctx, history, buf);
-    panes::links::render(snap, &ctx, links, buf);
-    panes::message::render_message(app.message(), &ctx, message, buf);
-    panes::message::render_keys(app.mode(), &ctx, keys, buf);
-    match &app.overlay {
-        Overlay::None => {}
-        Overlay::Help => panes::help::render(&ctx, area, buf),
-        Overlay::Detail(d) => panes::detail::render(snap, d, &ctx, area, buf),
-        Overlay::Picker(p) => panes::picker::render(p, &ctx, area, buf),
-        Overlay::Inject(f) => panes::inject::render(f, &ctx, area, buf),
-        Overlay::Estimate(t) => panes::estimate_prompt::render(t, &ctx, area, buf),
+    panes::status::render(snap, ctx, status, buf);
+    panes::queue::render(snap, ctx, queue, buf);
+    panes::clusters::render(snap, ctx, clusters, buf);
+    panes::backfill_windows::render(snap, ctx, backfill, buf);
+    panes::groups::render(snap, ctx, groups, buf);
+    panes::history::render(snap, ctx, history, buf);
+    panes::links::render(snap, ctx, links, buf);
+    panes::message::render_message(app.message(), ctx, message, buf);
+    panes::message::render_keys(app.mode(), ctx, keys, buf);
+}
+
+/// A small terminal (80×24 and up): the queue and the clusters above, one
+/// lower pane (head & backfill, groups or history: the last one focused,
+/// Tab reaches the others) and a line of key metrics.
+fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let snap: &Snapshot = &app.snapshot;
+    let n = snap.engine.clusters.len() as u16;
+    let links = panes::links::height(snap).min(2);
+    let body = area.height - 2 - links - 3;
+    let top = (n + 3).max(7).min(body.saturating_sub(8));
+    let [status, top_area, lower, links, metrics, message, keys] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(top),
+        Constraint::Fill(1),
+        Constraint::Length(links),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let clusters_w = panes::clusters::wanted_width(snap).min(area.width / 2);
+    let [queue, clusters] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(clusters_w)]).areas(top_area);
+    panes::status::render(snap, ctx, status, buf);
+    panes::queue::render(snap, ctx, queue, buf);
+    panes::clusters::render(snap, ctx, clusters, buf);
+    match app.lower {
+        Pane::Groups => panes::groups::render(snap, ctx, lower, buf),
+        Pane::History => panes::history::render(snap, ctx, lower, buf),
+        _ => panes::backfill_windows::render(snap, ctx, lower, buf),
     }
+    lower_hint(app.lower, ctx, lower, buf);
+    panes::links::render(snap, ctx, links, buf);
+    panes::metrics::render(snap, ctx, metrics, buf);
+    panes::message::render_message(app.message(), ctx, message, buf);
+    panes::message::render_keys(app.mode(), ctx, keys, buf);
+}
+
+/// The lower panes of the compact layout, in Tab order.
+const LOWER: [(Pane, &str); 3] = [
+    (Pane::Backfill, "head & backfill"),
+    (Pane::Groups, "groups"),
+    (Pane::History, "history"),
+];
+
+/// Says on the lower pane's bottom border how to reach the other two (the
+/// top one holds the pane's title).
+fn lower_hint(shown: Pane, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let others: Vec<&str> = LOWER
+        .iter()
+        .cycle()
+        .skip_while(|(p, _)| *p != shown)
+        .skip(1)
+        .take(2)
+        .map(|(_, name)| *name)
+        .collect();
+    let text = format!(" Tab → {} ", others.join(" · "));
+    let w = text.chars().count() as u16;
+    if area.width < w + 24 || area.height == 0 {
+        return;
+    }
+    let y = area.y + area.height - 1;
+    Line::styled(text, ctx.dim()).render(Rect::new(area.x + area.width - 1 - w, y, w, 1), buf);
 }
 
 fn too_small(area: Rect, buf: &mut Buffer) {
@@ -125,6 +209,10 @@ pub fn run<B: Backend>(
     events: &mut impl Events,
     color: bool,
 ) -> anyhow::Result<()> {
+    let size = terminal
+        .size()
+        .map_err(|e| anyhow!("cannot read the terminal's size: {e}"))?;
+    app.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;
     loop {
         if dirty {
@@ -163,11 +251,11 @@ pub fn run<B: Backend>(
                     }
                     dirty = true;
                 }
-                Event::Resize(..) => {
+                Event::Resize(w, h) => {
                     terminal
                         .autoresize()
                         .map_err(|e| anyhow!("cannot resize: {e}"))?;
-                    app.update(Msg::Resize);
+                    app.update(Msg::Resize(w, h));
                     dirty = true;
                 }
                 _ => {}

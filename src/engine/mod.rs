@@ -16,7 +16,9 @@ pub use commands::{
 };
 
 pub use events::{Event, EventKind, EventQueue};
-pub use snapshot::{ClusterView, EngineSnapshot, LinkView, QueueRow, RunningRow};
+pub use snapshot::{
+    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, QueueRow, RunningRow,
+};
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
 use crate::sched::rate::{job_rate, span};

@@ -57,8 +57,24 @@ pub struct ClusterView {
     pub processors: u32,
     pub speed: f64,
     pub free: u32,
-    /// The id of the job on each processor, `None` where free.
-    pub cells: Vec<Option<u64>>,
+    /// Processors per cell: 1 up to [`MAX_CELLS`] processors, more beyond,
+    /// so that a snapshot of a huge cluster stays as small as a screen.
+    pub per_cell: u32,
+    /// The cluster's processors in order, `per_cell` to a cell (the last
+    /// may hold fewer).
+    pub cells: Vec<CellView>,
+}
+
+/// The most cells a cluster's map has in a snapshot.
+pub const MAX_CELLS: u32 = 256;
+
+/// Processors of one cell of a cluster map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CellView {
+    /// The job on the lowest-numbered busy processor of the cell.
+    pub job: Option<u64>,
+    /// Busy processors in the cell.
+    pub busy: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -128,27 +144,50 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         })
         .collect();
     running.sort_by_key(|r| (r.start, r.id));
+    // Cells from the running jobs' processors, never one per processor of
+    // the platform: the work is that of the busy processors.
+    let per_cell: Vec<u32> = e
+        .platform
+        .clusters
+        .iter()
+        .map(|c| c.processors.div_ceil(MAX_CELLS).max(1))
+        .collect();
+    let mut cells: Vec<Vec<CellView>> = e
+        .platform
+        .clusters
+        .iter()
+        .zip(&per_cell)
+        .map(|(c, &k)| vec![CellView::default(); c.processors.div_ceil(k) as usize])
+        .collect();
+    let mut lowest: Vec<Vec<u32>> = cells.iter().map(|c| vec![u32::MAX; c.len()]).collect();
+    for k in &e.running {
+        let j = &e.jobs[k.0];
+        for (&(c, _), procs) in j.assignment.iter().zip(&j.processors) {
+            let c = c as usize;
+            for &p in procs {
+                let i = (p / per_cell[c]) as usize;
+                let cell = &mut cells[c][i];
+                cell.busy += 1;
+                if p < lowest[c][i] {
+                    lowest[c][i] = p;
+                    cell.job = Some(j.id);
+                }
+            }
+        }
+    }
     let clusters = e
         .platform
         .clusters
         .iter()
         .zip(&e.clusters)
-        .map(|(c, s)| ClusterView {
+        .zip(cells.into_iter().zip(per_cell))
+        .map(|((c, s), (cells, per_cell))| ClusterView {
             name: c.name.clone(),
             processors: c.processors,
             speed: c.speed,
             free: s.free,
-            cells: s
-                .owner
-                .iter()
-                .map(|&o| {
-                    if o == 0 {
-                        None
-                    } else {
-                        Some(e.jobs[o as usize - 1].id)
-                    }
-                })
-                .collect(),
+            per_cell,
+            cells,
         })
         .collect();
     EngineSnapshot {

@@ -209,8 +209,9 @@ fn snapshot_shows_ownership() {
     .unwrap();
     e.step_until(SimTime::from_secs(3));
     let s = e.snapshot();
-    assert_eq!(s.clusters[0].cells, vec![Some(1); 4]);
-    assert_eq!(s.clusters[1].cells, vec![Some(2); 4]);
+    let jobs = |c: &ClusterView| c.cells.iter().map(|x| x.job).collect::<Vec<_>>();
+    assert_eq!(jobs(&s.clusters[0]), vec![Some(1); 4]);
+    assert_eq!(jobs(&s.clusters[1]), vec![Some(2); 4]);
     assert_eq!(
         s.queue.iter().map(|q| q.id).collect::<Vec<_>>(),
         vec![3, 4, 5]

@@ -178,7 +178,18 @@ impl Estimator {
         self.model = model;
     }
 
+    /// The estimate of `job`. An injected job's own estimate (typed by the
+    /// operator) is kept whatever the source; the model still draws for it,
+    /// so that typing one does not shift the estimates of later jobs.
     pub fn estimate(&mut self, job: &JobSpec) -> SimTime {
+        let drawn = self.draw(job);
+        match job.estimate {
+            Some(own) if job.injected => own,
+            _ => drawn,
+        }
+    }
+
+    fn draw(&mut self, job: &JobSpec) -> SimTime {
         match self.model.source {
             EstimateSource::Auto | EstimateSource::Trace => job.estimate.unwrap_or(job.runtime),
             EstimateSource::Exact => job.runtime,
@@ -226,6 +237,26 @@ mod tests {
         assert!(xs.iter().all(|&x| (70.0..=130.0).contains(&x)));
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
         assert!((mean - 100.0).abs() < 1.0, "mean {mean}");
+    }
+
+    #[test]
+    fn an_injected_jobs_own_estimate_wins_and_keeps_the_stream() {
+        let mut typed = job(100);
+        typed.injected = true;
+        typed.estimate = Some(SimTime::from_secs(40));
+        let mut exact = Estimator::new(EstimateModel::exact(), 1);
+        assert_eq!(exact.estimate(&typed), SimTime::from_secs(40));
+        // A workload job's estimate is the model's to decide.
+        assert_eq!(exact.estimate(&job(100)), SimTime::from_secs(100));
+        // Under a random model the typed estimate takes the draw's place:
+        // the jobs after it get the same estimates as without it.
+        let mut a = Estimator::new(EstimateModel::uniform_error(30.0), 3);
+        let mut b = Estimator::new(EstimateModel::uniform_error(30.0), 3);
+        assert_eq!(a.estimate(&typed), SimTime::from_secs(40));
+        b.estimate(&job(100));
+        for _ in 0..10 {
+            assert_eq!(a.estimate(&job(100)), b.estimate(&job(100)));
+        }
     }
 
     #[test]

@@ -191,15 +191,35 @@ impl NgubiriWorkload {
     }
 }
 
+/// The component counts [`split_count`] chooses from for `size` (before
+/// capping at the size): 1 when not split, else 2..=k under the random
+/// approach or the one count of its size range under the phased one. The
+/// console checks an injected job against every one of them.
+pub fn split_counts(
+    params: &NgubiriParams,
+    bounds: &[u32],
+    size: u32,
+) -> std::ops::RangeInclusive<u32> {
+    if size <= params.threshold || params.max_components < 2 {
+        return 1..=1;
+    }
+    match params.approach {
+        SplitApproach::Random => 2..=params.max_components,
+        SplitApproach::Phased => {
+            let n = 2 + bounds.iter().filter(|&&b| size > b).count() as u32;
+            n..=n
+        }
+    }
+}
+
 /// The component count for `size` under `params` (shared with injected
 /// jobs in the console).
 pub fn split_count(params: &NgubiriParams, bounds: &[u32], size: u32, rng: &mut ChaCha8Rng) -> u32 {
-    if size <= params.threshold || params.max_components < 2 {
-        return 1;
-    }
+    let counts = split_counts(params, bounds, size);
     let n = match params.approach {
-        SplitApproach::Random => rng.random_range(2..=params.max_components),
-        SplitApproach::Phased => 2 + bounds.iter().filter(|&&b| size > b).count() as u32,
+        // A split job draws under the random approach, even from one count.
+        SplitApproach::Random if *counts.start() > 1 => rng.random_range(counts),
+        _ => *counts.start(),
     };
     n.min(size)
 }

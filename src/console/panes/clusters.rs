@@ -1,24 +1,67 @@
 //! Cluster maps: one row of processor cells per cluster, busy cells in the
 //! colour of their job (a co-allocated job shows one colour in several
-//! clusters), free count and speed at the end.
+//! clusters), the free count at the end and the speed where clusters
+//! differ. Clusters wider than the pane are drawn a cell per several
+//! processors, and the title says how many.
 
-use super::{BUSY, Ctx, FREE, INJECTED};
+use super::{BUSY, Ctx, FREE, INJECTED, PART};
 use crate::console::app::Pane;
+use crate::console::format::{fit_int, int};
 use crate::console::snapshot::Snapshot;
+use crate::engine::{CellView, ClusterView};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 use std::collections::HashSet;
 
-/// Columns besides the cells: name, brackets, free count and speed.
-fn extra(name_w: usize) -> usize {
-    name_w + 1 + 2 + 14
+/// Widest a free count may be drawn (`4.0 G`).
+const FREE_W: usize = 5;
+
+/// What surrounds the cells of a row.
+struct Frame {
+    name_w: usize,
+    free_w: usize,
+    speeds: bool,
 }
 
-/// The width the pane needs to show one cell per processor (at most 60).
+impl Frame {
+    fn of(snap: &Snapshot) -> Frame {
+        let clusters = &snap.engine.clusters;
+        let name_w = clusters
+            .iter()
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .min(12);
+        let free_w = clusters
+            .iter()
+            .map(|c| fit_int(c.processors as u64, FREE_W).chars().count())
+            .max()
+            .unwrap_or(1);
+        let first = clusters.first().map(|c| c.speed);
+        let speeds = clusters
+            .iter()
+            .any(|c| Some(c.speed) != first || c.speed != 1.0);
+        Frame {
+            name_w,
+            free_w,
+            speeds,
+        }
+    }
+
+    /// Columns besides the cells: name, brackets, free count and speed.
+    fn extra(&self) -> usize {
+        self.name_w + 2 + 1 + 1 + self.free_w + 5 + if self.speeds { 5 } else { 0 }
+    }
+}
+
+/// The narrowest the pane is drawn: room for its title and legend.
+const MIN_W: usize = 35;
+
+/// The width the pane needs to show one cell per processor (at most 60
+/// cells), and its title.
 pub fn wanted_width(snap: &Snapshot) -> u16 {
-    let name_w = name_width(snap);
     let cells = snap
         .engine
         .clusters
@@ -27,37 +70,78 @@ pub fn wanted_width(snap: &Snapshot) -> u16 {
         .max()
         .unwrap_or(0)
         .min(60);
-    (cells + extra(name_w) + 2) as u16
+    (cells + Frame::of(snap).extra() + 2).max(MIN_W) as u16
 }
 
-fn name_width(snap: &Snapshot) -> usize {
-    snap.engine
-        .clusters
+/// Processors per drawn cell for `room` cells: a whole number of the
+/// snapshot's cells, the same for every cluster.
+fn processors_per_cell(clusters: &[ClusterView], room: usize) -> u64 {
+    clusters
         .iter()
-        .map(|c| c.name.chars().count())
+        .map(|c| c.per_cell.max(1) as u64 * (c.cells.len().div_ceil(room.max(1)).max(1)) as u64)
         .max()
-        .unwrap_or(0)
-        .min(12)
+        .unwrap_or(1)
+}
+
+/// One drawn cell: the job on its lowest busy processor, busy processors
+/// and processors.
+#[derive(Clone, Copy, Default)]
+struct Drawn {
+    job: Option<u64>,
+    busy: u64,
+    size: u64,
+}
+
+/// The snapshot's cells of `c` gathered `per` processors to a drawn cell.
+fn gather(c: &ClusterView, per: u64) -> Vec<Drawn> {
+    let n = (c.processors as u64).div_ceil(per) as usize;
+    let mut out = vec![Drawn::default(); n];
+    for (i, d) in out.iter_mut().enumerate() {
+        d.size = per.min(c.processors as u64 - i as u64 * per);
+    }
+    let k = c.per_cell.max(1) as u64;
+    for (j, cell) in c.cells.iter().enumerate() {
+        let CellView { job, busy } = *cell;
+        let d = &mut out[((j as u64 * k) / per) as usize];
+        d.busy += busy as u64;
+        if d.job.is_none() {
+            d.job = job;
+        }
+    }
+    out
+}
+
+/// The pane's title, as long as the width allows: the scale first.
+fn title(per: u64, width: usize) -> String {
+    let candidates = if per == 1 {
+        vec![
+            " Clusters · a cell per processor ".to_string(),
+            " Clusters · cell = processor ".to_string(),
+            " Clusters ".to_string(),
+        ]
+    } else {
+        vec![
+            format!(" Clusters · a cell per {} processors ", int(per)),
+            format!(" Clusters · a cell per {} procs ", int(per)),
+            format!(" Clusters · cell = {} procs ", fit_int(per, 6)),
+            format!(" cell = {} procs ", fit_int(per, 6)),
+        ]
+    };
+    let last = candidates.last().cloned().unwrap_or_default();
+    candidates
+        .into_iter()
+        .find(|t| t.chars().count() + 2 <= width)
+        .unwrap_or(last)
 }
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let clusters = &snap.engine.clusters;
-    let name_w = name_width(snap);
+    let frame = Frame::of(snap);
     let room = (area.width as usize)
-        .saturating_sub(2 + extra(name_w))
+        .saturating_sub(2 + frame.extra())
         .max(1);
-    let widest = clusters
-        .iter()
-        .map(|c| c.processors as usize)
-        .max()
-        .unwrap_or(1);
-    let per_cell = widest.div_ceil(room).max(1);
-    let title = if per_cell == 1 {
-        " Clusters · a cell per processor ".to_string()
-    } else {
-        format!(" Clusters · a cell per {per_cell} procs ")
-    };
-    let block = ctx.block(title, Some(Pane::Clusters));
+    let per = processors_per_cell(clusters, room);
+    let block = ctx.block(title(per, area.width as usize), Some(Pane::Clusters));
     let inner = block.inner(area);
     block.render(area, buf);
     let injected: HashSet<u64> = snap
@@ -70,33 +154,66 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let mut lines = Vec::new();
     for c in clusters {
         let mut spans = vec![
-            Span::raw(format!("{:>w$}", truncate(&c.name, name_w), w = name_w)),
+            Span::raw(format!(
+                "{:>w$}",
+                truncate(&c.name, frame.name_w),
+                w = frame.name_w
+            )),
             Span::styled(" ▕", ctx.dim()),
         ];
-        for chunk in c.cells.chunks(per_cell) {
-            match chunk.iter().flatten().next() {
-                Some(&id) => {
+        for d in gather(c, per) {
+            match d.job {
+                Some(id) if d.busy > 0 => {
                     let glyph = if injected.contains(&id) {
                         INJECTED
+                    } else if d.busy < d.size {
+                        PART
                     } else {
                         BUSY
                     };
                     spans.push(Span::styled(glyph, ctx.job(id)));
                 }
-                None => spans.push(Span::styled(FREE, ctx.dim())),
+                _ => spans.push(Span::styled(FREE, ctx.dim())),
             }
         }
         spans.push(Span::styled("▏", ctx.dim()));
         let free_style = if c.free == 0 { ctx.dim() } else { ctx.good() };
-        spans.push(Span::styled(format!(" {:>3} free", c.free), free_style));
-        spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
+        spans.push(Span::styled(
+            format!(
+                " {:>w$} free",
+                fit_int(c.free as u64, FREE_W),
+                w = frame.free_w
+            ),
+            free_style,
+        ));
+        if frame.speeds {
+            spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
+        }
         lines.push(Line::from(spans));
     }
     if (inner.height as usize) > clusters.len() {
-        lines.push(Line::styled(
-            format!("{BUSY} colour = job  {FREE} free  {INJECTED} injected"),
-            ctx.dim(),
-        ));
+        let items: Vec<String> = if per == 1 {
+            vec![
+                format!("{BUSY} colour = job"),
+                format!("{FREE} free"),
+                format!("{INJECTED} injected"),
+            ]
+        } else {
+            vec![
+                format!("{BUSY} busy"),
+                format!("{PART} partly"),
+                format!("{FREE} free"),
+                format!("{INJECTED} injected"),
+            ]
+        };
+        // Two spaces between items where they fit, else one.
+        let wide = items.join("  ");
+        let legend = if wide.chars().count() <= inner.width as usize {
+            wide
+        } else {
+            items.join(" ")
+        };
+        lines.push(Line::styled(legend, ctx.dim()));
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
 }
@@ -113,6 +230,7 @@ mod tests {
         job_color,
         testing::{rows, text},
     };
+    use crate::engine::CellView;
     use ratatui::style::Color;
 
     #[test]
@@ -124,8 +242,8 @@ mod tests {
         let t = text(&buf);
         assert!(t.contains("a cell per processor"), "{t}");
         let r = rows(&buf);
-        assert!(r[1].starts_with("│c0 ▕■■■■◆◆··▏   2 free ×1.0"), "{}", r[1]);
-        assert!(r[2].starts_with("│c1 ▕■■■■····▏   4 free ×1.0"), "{}", r[2]);
+        assert!(r[1].starts_with("│c0 ▕■■■■◆◆··▏ 2 free"), "{}", r[1]);
+        assert!(r[2].starts_with("│c1 ▕■■■■····▏ 4 free"), "{}", r[2]);
         // Job 10 runs on both clusters: the same colour in each.
         let c = job_color(10);
         assert_eq!(buf[(5, 1)].fg, c);
@@ -135,16 +253,59 @@ mod tests {
     }
 
     #[test]
+    fn speeds_show_where_clusters_differ() {
+        let mut snap = fixtures::snapshot();
+        snap.engine.clusters[1].speed = 1.5;
+        let area = Rect::new(0, 0, 40, 5);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let r = rows(&buf);
+        assert!(r[2].starts_with("│c1 ▕■■■■····▏ 4 free ×1.5"), "{}", r[2]);
+    }
+
+    #[test]
     fn big_clusters_are_scaled_and_say_so() {
         let mut snap = fixtures::snapshot();
         for c in &mut snap.engine.clusters {
             c.processors = 128;
-            c.cells = vec![None; 128];
+            c.cells = vec![CellView::default(); 128];
             c.free = 128;
+        }
+        // Job 10 on processors 0..5 of c0: a full cell, then a partial one.
+        for cell in &mut snap.engine.clusters[0].cells[..5] {
+            *cell = CellView {
+                job: Some(10),
+                busy: 1,
+            };
         }
         let area = Rect::new(0, 0, 60, 5);
         let mut buf = Buffer::empty(area);
         render(&snap, &Ctx::default(), area, &mut buf);
-        assert!(text(&buf).contains("a cell per 4 procs"), "{}", text(&buf));
+        let t = text(&buf);
+        assert!(t.contains("a cell per 3 processors"), "{t}");
+        assert!(t.contains("c0 ▕■▪······"), "{t}");
+        assert!(t.contains("▪ partly"), "{t}");
+    }
+
+    #[test]
+    fn a_huge_cluster_is_drawn_from_a_few_hundred_cells() {
+        let mut snap = fixtures::snapshot();
+        snap.engine.clusters.truncate(1);
+        let c = &mut snap.engine.clusters[0];
+        c.processors = 4_000_000_000;
+        c.free = 4_000_000_000 - 16;
+        c.per_cell = 4_000_000_000u32.div_ceil(256);
+        c.cells = vec![CellView::default(); 256];
+        c.cells[0] = CellView {
+            job: Some(10),
+            busy: 16,
+        };
+        let area = Rect::new(0, 0, 60, 4);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("a cell per 109 375 000 processors"), "{t}");
+        assert!(t.contains("c0 ▕▪·"), "{t}");
+        assert!(t.contains("4.0 G free"), "{t}");
     }
 }

@@ -3,12 +3,15 @@
 
 use super::Ctx;
 use crate::console::app::Pane;
-use crate::console::format::{int, num1};
+use crate::console::format::{fit, fit_int, int, num1};
 use crate::console::snapshot::Snapshot;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::Modifier;
 use ratatui::widgets::{Row, Table, Widget};
+
+/// Column widths: group, range, jobs, num %, load %, ART, wait, slowdown.
+const WIDTHS: [u16; 8] = [5, 8, 8, 6, 6, 7, 7, 8];
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let s = &snap.summary;
@@ -21,18 +24,20 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         "group", "range", "jobs", "num %", "load %", "ART", "wait", "slowdown",
     ])
     .style(ctx.dim().add_modifier(Modifier::BOLD));
+    // Every number fits its column: a decimal less, else an SI suffix.
+    let [_, _, jobs_w, num_w, load_w, art_w, wait_w, slow_w] = WIDTHS.map(usize::from);
     let mut rows: Vec<Row> = s.groups[g as usize]
         .iter()
         .map(|r| {
             Row::new(vec![
                 r.label.clone(),
                 r.range.clone(),
-                int(r.count),
-                num1(r.number_pct),
-                num1(r.load_pct),
-                num1(r.art),
-                num1(r.mean_wait),
-                num1(r.mean_slowdown),
+                fit_int(r.count, jobs_w),
+                fit(r.number_pct, num_w),
+                fit(r.load_pct, load_w),
+                fit(r.art, art_w),
+                fit(r.mean_wait, wait_w),
+                fit(r.mean_slowdown, slow_w),
             ])
         })
         .collect();
@@ -40,37 +45,25 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         Row::new(vec![
             "all".to_string(),
             String::new(),
-            int(s.jobs),
+            fit_int(s.jobs, jobs_w),
             String::new(),
             String::new(),
-            num1(s.art),
-            num1(s.mean_wait),
-            num1(s.mean_slowdown),
+            fit(s.art, art_w),
+            fit(s.mean_wait, wait_w),
+            fit(s.mean_slowdown, slow_w),
         ])
         .style(ctx.style(ratatui::style::Style::new().add_modifier(Modifier::BOLD))),
     );
     let table_h = (rows.len() as u16 + 1).min(inner.height);
-    Table::new(
-        rows,
-        [
-            Constraint::Length(5),
-            Constraint::Length(8),
-            Constraint::Length(8),
-            Constraint::Length(6),
-            Constraint::Length(6),
-            Constraint::Length(7),
-            Constraint::Length(7),
-            Constraint::Length(8),
-        ],
-    )
-    .header(header)
-    .render(
-        Rect {
-            height: table_h,
-            ..inner
-        },
-        buf,
-    );
+    Table::new(rows, WIDTHS.map(Constraint::Length))
+        .header(header)
+        .render(
+            Rect {
+                height: table_h,
+                ..inner
+            },
+            buf,
+        );
     let (excluded, warmup) = snap.warmup;
     let lines: Vec<String> = if excluded < warmup {
         vec![format!(
@@ -140,5 +133,21 @@ mod tests {
         let t = text(&buf);
         assert!(t.contains("Groups by components"), "{t}");
         assert!(t.contains("C1"), "{t}");
+    }
+
+    #[test]
+    fn big_numbers_fit_their_columns() {
+        let mut snap = fixtures::snapshot();
+        snap.summary.art = 12_618.34;
+        snap.summary.mean_wait = 1_234_567.0;
+        snap.summary.mean_slowdown = 99_999.96;
+        let area = Rect::new(0, 0, 66, 9);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("12 618 "), "{t}");
+        assert!(!t.contains("12 618."), "{t}");
+        assert!(t.contains("1.2 M "), "{t}");
+        assert!(t.contains("100 000 "), "{t}");
     }
 }

@@ -1,6 +1,6 @@
 //! Inter-cluster links: a gauge per link of demand over capacity, saturated
 //! links marked in red and in words. Where the platform has no network the
-//! pane takes one line to say so rather than space.
+//! pane takes no room at all.
 
 use super::Ctx;
 use crate::console::snapshot::Snapshot;
@@ -13,21 +13,13 @@ use ratatui::widgets::Widget;
 /// Gauge cells per link.
 const GAUGE: usize = 20;
 
-/// Rows the pane needs: one per link, or one for the note.
+/// Rows the pane needs: one per link, none without a network.
 pub fn height(snap: &Snapshot) -> u16 {
-    snap.engine.links.len().clamp(1, 8) as u16
+    snap.engine.links.len().min(8) as u16
 }
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let links = &snap.engine.links;
-    if links.is_empty() {
-        Line::styled(
-            " links: this scenario has no inter-cluster network",
-            ctx.dim(),
-        )
-        .render(area, buf);
-        return;
-    }
     for (row, link) in links.iter().take(area.height as usize).enumerate() {
         let line = gauge_line(link, ctx);
         let r = Rect::new(area.x, area.y + row as u16, area.width, 1);
@@ -72,13 +64,9 @@ mod tests {
     use ratatui::style::Color;
 
     #[test]
-    fn says_there_is_no_network_in_one_line() {
+    fn no_network_takes_no_room() {
         let snap = fixtures::snapshot();
-        assert_eq!(height(&snap), 1);
-        let area = Rect::new(0, 0, 60, 1);
-        let mut buf = Buffer::empty(area);
-        render(&snap, &Ctx::default(), area, &mut buf);
-        assert!(text(&buf).contains("no inter-cluster network"));
+        assert_eq!(height(&snap), 0);
     }
 
     fn with_links() -> Snapshot {

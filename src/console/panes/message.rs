@@ -19,9 +19,33 @@ pub fn render_message(message: Option<&Message>, ctx: &Ctx, area: Rect, buf: &mu
     line.render(area, buf);
 }
 
+/// The key bar, as much as the width takes: with two spaces between keys,
+/// else one, else leaving out keys before `?` (help lists them all) and
+/// `q`, which always stay.
 pub fn render_keys(mode: Mode, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let mut items = keymap::bar(mode);
+    let width = area.width as usize;
+    let len = |items: &[(String, &str)], gap: usize| -> usize {
+        1 + items
+            .iter()
+            .map(|(k, w)| k.chars().count() + 1 + w.chars().count() + gap)
+            .sum::<usize>()
+    };
+    let keep = |k: &str| k == "?" || k == "q" || k == "Esc";
+    let mut gap = 2;
+    if len(&items, gap) > width {
+        gap = 1;
+    }
+    while len(&items, gap) > width {
+        match items.iter().rposition(|(k, _)| !keep(k)) {
+            Some(i) => {
+                items.remove(i);
+            }
+            None => break,
+        }
+    }
     let mut spans = vec![Span::raw(" ")];
-    for (key, word) in keymap::bar(mode) {
+    for (key, word) in items {
         spans.push(Span::styled(
             key,
             ctx.style(
@@ -30,7 +54,7 @@ pub fn render_keys(mode: Mode, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                     .fg(Color::Cyan),
             ),
         ));
-        spans.push(Span::raw(format!(" {word}  ")));
+        spans.push(Span::raw(format!(" {word}{}", " ".repeat(gap))));
     }
     Line::from(spans).render(area, buf);
 }
@@ -56,5 +80,19 @@ mod tests {
         let t = text(&buf);
         assert!(t.starts_with(" Space pause  +/- speed  . step"), "{t}");
         assert!(find(&buf, "q quit").is_some(), "{t}");
+    }
+
+    #[test]
+    fn a_narrow_bar_keeps_help_and_quit() {
+        let area = Rect::new(0, 0, 80, 1);
+        let mut buf = Buffer::empty(area);
+        render_keys(Mode::Normal, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(
+            t.starts_with(" Space pause +/- speed . step p policy i inject"),
+            "{t}"
+        );
+        assert!(t.contains("? help q quit"), "{t}");
+        assert!(!t.contains("save"), "{t}");
     }
 }

@@ -11,6 +11,7 @@ pub mod history;
 pub mod inject;
 pub mod links;
 pub mod message;
+pub mod metrics;
 pub mod picker;
 pub mod queue;
 pub mod status;
@@ -51,6 +52,8 @@ pub const INJECTED: &str = "◆";
 pub const EXPIRED: &str = "!";
 pub const AHEAD: &str = "↷";
 pub const BUSY: &str = "■";
+/// A cell of several processors, some of them busy.
+pub const PART: &str = "▪";
 pub const FREE: &str = "·";
 
 /// Colours for jobs: each job keeps one in every pane.

@@ -2,7 +2,7 @@
 //! with its parameters.
 
 use super::{Ctx, centered};
-use crate::console::app::PickerState;
+use crate::console::picker::PickerState;
 use crate::policy::MaxJumps;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

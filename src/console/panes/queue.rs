@@ -33,57 +33,69 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         0
     };
     let now = e.now;
-    let rows = e
-        .queue
-        .iter()
-        .enumerate()
-        .skip(offset)
-        .take(visible)
-        .map(|(i, q)| {
-            let mark = if i == 0 {
-                Span::styled(HEAD, ctx.head())
-            } else if q.injected {
-                Span::styled(INJECTED, ctx.job(q.id))
-            } else {
-                Span::raw(" ")
-            };
-            let id = if q.injected && i == 0 {
-                format!("{INJECTED}{}", q.id)
-            } else {
-                q.id.to_string()
-            };
-            let own = if planned {
-                q.planned_start
-                    .map(|s| format!("+{}", short((s - now).as_secs_f64())))
-                    .unwrap_or_else(|| "–".into())
-            } else if i == 0 {
-                match &e.policy_state {
-                    PolicyState::Fpfs {
-                        jumps, max_jumps, ..
-                    } => format!("{jumps}/{max_jumps}"),
-                    _ => String::new(),
-                }
-            } else {
-                String::new()
-            };
-            let mut style = Style::new();
-            if i == 0 {
-                style = ctx.head();
+    // Columns as wide as the rows on screen need, so that a narrow pane
+    // keeps the times.
+    let shown = || e.queue.iter().enumerate().skip(offset).take(visible);
+    let id_w = shown()
+        .map(|(i, q)| q.id.to_string().len() + usize::from(q.injected && i == 0))
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let parts_w = shown()
+        .map(|(_, q)| parts(&q.components).len())
+        .max()
+        .unwrap_or(0)
+        .clamp(5, 12);
+    let size_w = shown()
+        .map(|(_, q)| q.size.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let rows = shown().map(|(i, q)| {
+        let mark = if i == 0 {
+            Span::styled(HEAD, ctx.head())
+        } else if q.injected {
+            Span::styled(INJECTED, ctx.job(q.id))
+        } else {
+            Span::raw(" ")
+        };
+        let id = if q.injected && i == 0 {
+            format!("{INJECTED}{}", q.id)
+        } else {
+            q.id.to_string()
+        };
+        let own = if planned {
+            q.planned_start
+                .map(|s| format!("+{}", short((s - now).as_secs_f64())))
+                .unwrap_or_else(|| "–".into())
+        } else if i == 0 {
+            match &e.policy_state {
+                PolicyState::Fpfs {
+                    jumps, max_jumps, ..
+                } => format!("{jumps}/{max_jumps}"),
+                _ => String::new(),
             }
-            if i == selected && ctx.focus == Pane::Queue {
-                style = style.add_modifier(Modifier::REVERSED);
-            }
-            Row::new(vec![
-                Cell::from(mark),
-                Cell::from(Span::styled(id, ctx.job(q.id))),
-                Cell::from(q.size.to_string()),
-                Cell::from(parts(&q.components)),
-                Cell::from(own),
-                Cell::from(short((now - q.submit).as_secs_f64())),
-                Cell::from(short(q.estimate.as_secs_f64())),
-            ])
-            .style(style)
-        });
+        } else {
+            String::new()
+        };
+        let mut style = Style::new();
+        if i == 0 {
+            style = ctx.head();
+        }
+        if i == selected && ctx.focus == Pane::Queue {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        Row::new(vec![
+            Cell::from(mark),
+            Cell::from(Span::styled(id, ctx.job(q.id))),
+            Cell::from(q.size.to_string()),
+            Cell::from(parts(&q.components)),
+            Cell::from(own),
+            Cell::from(short((now - q.submit).as_secs_f64())),
+            Cell::from(short(q.estimate.as_secs_f64())),
+        ])
+        .style(style)
+    });
     // The policy's column comes before the times so that it survives a
     // narrow pane.
     let header = Row::new(vec![
@@ -94,9 +106,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         rows,
         [
             Constraint::Length(1),
-            Constraint::Length(11),
-            Constraint::Length(4),
-            Constraint::Length(9),
+            Constraint::Length(id_w as u16),
+            Constraint::Length(size_w as u16),
+            Constraint::Length(parts_w as u16),
             Constraint::Length(6),
             Constraint::Length(6),
             Constraint::Length(6),

@@ -1,0 +1,358 @@
+//! The inject form: count, size, run time, estimate and components, each
+//! checked in place against the platform before the form closes, so that
+//! what the operator typed stays on screen next to what is wrong with it.
+
+use super::app::Form;
+use super::keymap::Action;
+use super::snapshot::Snapshot;
+use crate::engine::InjectJob;
+use crate::model::{Platform, split_even};
+use crate::scenario::Scenario;
+use crate::workload::ngubiri::{NgubiriParams, phased_bounds, split_counts};
+use crossterm::event::{KeyCode, KeyEvent};
+
+/// The form's fields, in order.
+pub const INJECT_FIELDS: [&str; 5] = ["count", "size", "runtime (s)", "estimate (s)", "components"];
+
+const COUNT: usize = 0;
+const SIZE: usize = 1;
+const RUNTIME: usize = 2;
+const ESTIMATE: usize = 3;
+const COMPONENTS: usize = 4;
+
+/// What an injected job must fit: the platform, and the component counts
+/// the engine may split a job into when the operator leaves the components
+/// to it (the scenario's splitting rule, else one component).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FitRules {
+    pub platform: Platform,
+    split: Option<(NgubiriParams, Vec<u32>)>,
+}
+
+impl FitRules {
+    pub fn new(platform: Platform, split: Option<&NgubiriParams>) -> FitRules {
+        FitRules {
+            platform,
+            split: split.map(|p| (p.clone(), phased_bounds(p))),
+        }
+    }
+
+    /// The rules of `scenario`, as its engine applies them to injected jobs.
+    pub fn of(scenario: &Scenario) -> FitRules {
+        FitRules::new(
+            scenario.facts.platform.clone(),
+            scenario.facts.ngubiri.as_ref(),
+        )
+    }
+
+    /// Every split the engine may give a job of `size` with no components.
+    pub fn automatic_splits(&self, size: u32) -> Vec<Vec<u32>> {
+        let counts = match &self.split {
+            Some((p, bounds)) => split_counts(p, bounds, size),
+            None => 1..=1,
+        };
+        let mut out: Vec<Vec<u32>> = counts.map(|n| split_even(size, n.min(size))).collect();
+        out.dedup();
+        out
+    }
+
+    /// The fewest even components `size` fits as, if any.
+    fn suggestion(&self, size: u32) -> Option<Vec<u32>> {
+        let n = self.platform.clusters.len() as u32;
+        (1..=n.min(size))
+            .map(|k| split_even(size, k))
+            .find(|w| self.platform.can_ever_fit(w))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InjectForm {
+    pub values: [String; 5],
+    pub cursor: usize,
+    pub errors: [Option<String>; 5],
+}
+
+impl Default for InjectForm {
+    fn default() -> Self {
+        InjectForm {
+            values: [
+                "1".into(),
+                "16".into(),
+                "60".into(),
+                String::new(),
+                String::new(),
+            ],
+            cursor: 0,
+            errors: Default::default(),
+        }
+    }
+}
+
+impl InjectForm {
+    /// The form as the operator left it last time, errors cleared.
+    pub fn reopen(&self) -> InjectForm {
+        InjectForm {
+            values: self.values.clone(),
+            cursor: 0,
+            errors: Default::default(),
+        }
+    }
+
+    /// One key: moves, edits, or checks and hands over the job.
+    pub fn update(
+        &mut self,
+        action: Option<Action>,
+        key: KeyEvent,
+        snap: &Snapshot,
+    ) -> Form<InjectJob> {
+        let n = INJECT_FIELDS.len();
+        match action {
+            Some(Action::Close) => return Form::Cancel,
+            Some(Action::Up) => self.cursor = (self.cursor + n - 1) % n,
+            Some(Action::Down) => self.cursor = (self.cursor + 1) % n,
+            Some(Action::Backspace) => {
+                self.values[self.cursor].pop();
+                self.errors[self.cursor] = None;
+            }
+            Some(Action::Confirm) => {
+                if let Some(job) = self.validate(&snap.fit) {
+                    return Form::Submit(job);
+                }
+                // Straight to the first field in error.
+                if let Some(i) = self.errors.iter().position(Option::is_some) {
+                    self.cursor = i;
+                }
+            }
+            _ => {
+                if let KeyCode::Char(c) = key.code
+                    && (c.is_ascii_digit() || c == '.' || c == '+')
+                    && self.values[self.cursor].len() < 24
+                {
+                    self.values[self.cursor].push(c);
+                    self.errors[self.cursor] = None;
+                }
+            }
+        }
+        Form::Open
+    }
+
+    /// Checks every field, then the job against `rules`; on failure the
+    /// errors are kept next to their fields and the values stay as typed.
+    pub fn validate(&mut self, rules: &FitRules) -> Option<InjectJob> {
+        self.errors = Default::default();
+        let count = match self.values[COUNT].trim().parse::<u32>() {
+            Ok(n) if (1..=1000).contains(&n) => Some(n),
+            _ => {
+                self.errors[COUNT] = Some("a whole number from 1 to 1000".into());
+                None
+            }
+        };
+        let size = match self.values[SIZE].trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                self.errors[SIZE] = Some("a whole number ≥ 1".into());
+                None
+            }
+        };
+        let seconds = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+        };
+        let runtime = seconds(&self.values[RUNTIME]);
+        if runtime.is_none() {
+            self.errors[RUNTIME] = Some("seconds ≥ 0".into());
+        }
+        let estimate = if self.values[ESTIMATE].trim().is_empty() {
+            Some(None)
+        } else {
+            match seconds(&self.values[ESTIMATE]) {
+                Some(e) => Some(Some(e)),
+                None => {
+                    self.errors[ESTIMATE] =
+                        Some("seconds ≥ 0, or empty for the estimate model".into());
+                    None
+                }
+            }
+        };
+        let components = if self.values[COMPONENTS].trim().is_empty() {
+            Some(None)
+        } else {
+            let parts: Result<Vec<u32>, _> = self.values[COMPONENTS]
+                .split('+')
+                .map(|p| p.trim().parse::<u32>())
+                .collect();
+            match parts {
+                Ok(p) if !p.is_empty() && !p.contains(&0) => Some(Some(p)),
+                _ => {
+                    self.errors[COMPONENTS] = Some("widths ≥ 1 joined by +, or empty".into());
+                    None
+                }
+            }
+        };
+        let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components)) =
+            (count, size, runtime, estimate, components)
+        else {
+            return None;
+        };
+        if let Err((field, e)) = fits(rules, size, components.as_deref()) {
+            self.errors[field] = Some(e);
+            return None;
+        }
+        Some(InjectJob {
+            size,
+            runtime,
+            estimate,
+            components,
+            count,
+        })
+    }
+}
+
+/// Whether a job of `size` (split as `components`, or by the engine) can
+/// ever run on the platform: the field to blame and why if not.
+fn fits(rules: &FitRules, size: u32, components: Option<&[u32]>) -> Result<(), (usize, String)> {
+    let p = &rules.platform;
+    let total = p.total_processors();
+    if u64::from(size) > total {
+        return Err((SIZE, format!("at most {total} on {}", p.shape())));
+    }
+    let hint = || match rules.suggestion(size) {
+        Some(w) => format!("; try {}", join(&w)),
+        None => String::new(),
+    };
+    let limits = || {
+        format!(
+            "{} takes one component per cluster, at most {} wide",
+            p.shape(),
+            p.largest_cluster()
+        )
+    };
+    match components {
+        Some(c) => {
+            if c.iter().map(|&w| u64::from(w)).sum::<u64>() != u64::from(size) {
+                return Err((COMPONENTS, format!("must add up to the size {size}")));
+            }
+            if !p.can_ever_fit(c) {
+                return Err((COMPONENTS, format!("cannot fit: {}{}", limits(), hint())));
+            }
+        }
+        None => {
+            let splits = rules.automatic_splits(size);
+            if let Some(bad) = splits.iter().find(|w| !p.can_ever_fit(w)) {
+                let how = if splits.len() == 1 {
+                    "split automatically"
+                } else {
+                    "may be split"
+                };
+                return Err((
+                    SIZE,
+                    format!("{how} as {}: {}{}", join(bad), limits(), hint()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn join(w: &[u32]) -> String {
+    super::format::parts(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::console::fixtures;
+    use crate::workload::ngubiri::SplitApproach;
+    use crossterm::event::KeyModifiers;
+
+    fn form(values: [&str; 5]) -> InjectForm {
+        InjectForm {
+            values: values.map(String::from),
+            ..InjectForm::default()
+        }
+    }
+
+    fn ngubiri_5x20() -> FitRules {
+        FitRules::new(Platform::uniform(5, 20), Some(&NgubiriParams::default()))
+    }
+
+    #[test]
+    fn a_job_is_checked_against_the_platform() {
+        let rules = FitRules::new(Platform::uniform(2, 8), None);
+        let mut f = form(["1", "99", "60", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        assert_eq!(f.errors[SIZE].as_deref(), Some("at most 16 on 2×8"));
+        // Without a splitting rule a job is one component.
+        let mut f = form(["1", "12", "60", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        assert_eq!(
+            f.errors[SIZE].as_deref(),
+            Some(
+                "split automatically as 12: 2×8 takes one component per cluster, at most 8 wide; try 6+6"
+            )
+        );
+        let mut f = form(["1", "12", "60", "", "6+6"]);
+        assert!(f.validate(&rules).is_some());
+        let mut f = form(["1", "12", "60", "", "10+2"]);
+        assert!(f.validate(&rules).is_none());
+        assert!(
+            f.errors[COMPONENTS]
+                .as_deref()
+                .unwrap()
+                .starts_with("cannot fit: 2×8 takes one component per cluster"),
+            "{:?}",
+            f.errors
+        );
+        assert_eq!(f.values[COMPONENTS], "10+2", "the input stays as typed");
+    }
+
+    #[test]
+    fn an_automatic_split_is_checked_for_every_count_it_may_draw() {
+        let rules = ngubiri_5x20();
+        // Above the threshold of 11, 2 to 4 even components.
+        assert_eq!(
+            rules.automatic_splits(90),
+            vec![vec![45, 45], vec![30, 30, 30], vec![22, 22, 22, 24]]
+        );
+        assert_eq!(rules.automatic_splits(8), vec![vec![8]]);
+        // 90 fits 5 × 20 only as five components, which the rule never draws.
+        let mut f = form(["1", "90", "60", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        assert_eq!(
+            f.errors[SIZE].as_deref(),
+            Some(
+                "may be split as 45+45: 5×20 takes one component per cluster, at most 20 wide; try 18+18+18+18+18"
+            )
+        );
+        // 40 fits as 2 × 20 but the rule may draw 2, 3 or 4: all fit.
+        let mut f = form(["1", "40", "60", "", ""]);
+        assert!(f.validate(&rules).is_some());
+        // 41 as two components is 20 + 21.
+        let mut f = form(["1", "41", "60", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        // Phased: one count per size range.
+        let phased = NgubiriParams {
+            approach: SplitApproach::Phased,
+            ..NgubiriParams::default()
+        };
+        let rules = FitRules::new(Platform::uniform(5, 20), Some(&phased));
+        assert_eq!(rules.automatic_splits(38).len(), 1);
+    }
+
+    #[test]
+    fn enter_keeps_the_form_open_on_the_field_in_error() {
+        let snap = fixtures::snapshot();
+        let mut f = form(["1", "99", "60", "", ""]);
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(f.update(Some(Action::Confirm), enter, &snap), Form::Open);
+        assert_eq!(f.cursor, SIZE);
+        assert_eq!(f.values[SIZE], "99");
+        // Typing in the field clears its error.
+        let nine = KeyEvent::new(KeyCode::Char('9'), KeyModifiers::NONE);
+        f.update(None, nine, &snap);
+        assert_eq!(f.errors[SIZE], None);
+        assert_eq!(f.values[SIZE], "999");
+    }
+}
