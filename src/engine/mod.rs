@@ -139,6 +139,24 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// What the policy sees of `$e` (an engine), built from field accesses
+/// alone so that the policy, another field, can be borrowed mutably beside
+/// it at a decision point.
+macro_rules! system_view {
+    ($e:expr) => {
+        SystemView {
+            now: $e.now,
+            platform: &$e.platform,
+            free: &$e.free,
+            queue: &$e.queue,
+            running: &$e.running,
+            jobs: &$e.jobs,
+            queue_edits: $e.queue_edits,
+            requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
+        }
+    };
+}
+
 pub struct Engine {
     now: SimTime,
     platform: Platform,
@@ -410,16 +428,7 @@ impl Engine {
     }
 
     fn view(&self) -> SystemView<'_> {
-        SystemView {
-            now: self.now,
-            platform: &self.platform,
-            free: &self.free,
-            queue: &self.queue,
-            running: &self.running,
-            jobs: &self.jobs,
-            queue_edits: self.queue_edits,
-            requeue_expired: self.requeue_expired(),
-        }
+        system_view!(self)
     }
 
     fn requeue_expired(&self) -> bool {
@@ -433,17 +442,7 @@ impl Engine {
         if requeue && !self.queue.is_empty() && !self.running.is_empty() {
             let mut aborts = std::mem::take(&mut self.aborts);
             aborts.clear();
-            let view = SystemView {
-                now: self.now,
-                platform: &self.platform,
-                free: &self.free,
-                queue: &self.queue,
-                running: &self.running,
-                jobs: &self.jobs,
-                queue_edits: self.queue_edits,
-                requeue_expired: requeue,
-            };
-            self.policy.aborts(&view, &mut aborts);
+            self.policy.aborts(&system_view!(self), &mut aborts);
             for a in aborts.drain(..) {
                 if let Err(r) = self.abort(&a) {
                     self.refuse(r);
@@ -456,19 +455,7 @@ impl Engine {
         }
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
-        {
-            let view = SystemView {
-                now: self.now,
-                platform: &self.platform,
-                free: &self.free,
-                queue: &self.queue,
-                running: &self.running,
-                jobs: &self.jobs,
-                queue_edits: self.queue_edits,
-                requeue_expired: requeue,
-            };
-            self.policy.schedule(&view, &mut decisions);
-        }
+        self.policy.schedule(&system_view!(self), &mut decisions);
         decisions.retain(|d| match self.start(d) {
             Ok(()) => true,
             Err(r) => {
