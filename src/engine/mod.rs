@@ -483,15 +483,13 @@ impl Engine {
                 // The first jobs of the queue, the common case.
                 queue.drain(..gone.len());
             } else {
+                // Each run of kept jobs between two gaps moves down as
+                // one block.
                 let mut kept = gone[0];
-                let mut next = 0;
-                for i in gone[0]..queue.len() {
-                    if next < gone.len() && gone[next] == i {
-                        next += 1;
-                    } else {
-                        queue[kept] = queue[i];
-                        kept += 1;
-                    }
+                for (n, &g) in gone.iter().enumerate() {
+                    let end = gone.get(n + 1).copied().unwrap_or(queue.len());
+                    queue.copy_within(g + 1..end, kept);
+                    kept += end - g - 1;
                 }
                 queue.truncate(kept);
             }
