@@ -2,6 +2,8 @@
 //! the first event, the history spans the whole run, `.` names the event it
 //! handled and `s` the full path it wrote.
 
+mod common;
+
 use schedscope::console::session::{HISTORY_LEN, Request, Session};
 use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
@@ -130,13 +132,7 @@ fn save_says_the_full_path() {
 /// without the trace.
 #[test]
 fn kth_opens_at_its_first_arrival() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let name = "KTH-SP2-1996-2.1-cln.swf.gz";
-    let Some(trace) = [data.join("swf").join(name), data.join(name)]
-        .into_iter()
-        .find(|p| p.exists())
-    else {
-        eprintln!("skipped: {name} is not in {}", data.display());
+    let Some(trace) = common::shared_data("swf/KTH-SP2-1996-2.1-cln.swf.gz") else {
         return;
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/trace-kth-sp2-1996-2.1.toml");
