@@ -107,6 +107,8 @@ pub enum Command {
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
+    /// List every policy with what it does and the parameters it reads.
+    Policies,
     /// Standard Workload Format traces.
     Swf {
         #[command(subcommand)]
@@ -412,6 +414,10 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
         Some(Command::Plot { dir, out, figure }) => plot_folder(&dir, &out, &figure),
         Some(Command::Check { scenarios }) => check(&scenarios),
+        Some(Command::Policies) => {
+            print!("{}", crate::policy::catalog::describe());
+            Ok(())
+        }
         Some(Command::Swf {
             command: SwfCommand::Info { traces },
         }) => {

@@ -707,15 +707,13 @@ mod tests {
         // Every policy the engine knows is on the list: choose the first.
         let mut a = app();
         let mut keys = vec![key('p')];
-        let from = PolicyName::ALL
-            .iter()
-            .position(|n| *n == PolicyName::Fpfs)
-            .unwrap();
+        let all: Vec<PolicyName> = crate::policy::catalog::names().collect();
+        let from = all.iter().position(|n| *n == PolicyName::Fpfs).unwrap();
         keys.extend(std::iter::repeat_n(code(KeyCode::Up), from));
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
         let mut want = PolicySpec::fpfs(MaxJumps::Limit(10));
-        want.name = PolicyName::ALL[0];
+        want.name = all[0];
         assert_eq!(
             got,
             send(Request::Apply(Command::SetPolicy { policy: want }))
@@ -726,7 +724,7 @@ mod tests {
         let mut keys = vec![key('p')];
         keys.extend(std::iter::repeat_n(
             code(KeyCode::Down),
-            PolicyName::ALL.len() + 1 - from,
+            all.len() + 1 - from,
         ));
         keys.extend([code(KeyCode::Right), key('u'), code(KeyCode::Enter)]);
         let got = press(&mut a, &keys);
@@ -736,19 +734,14 @@ mod tests {
         assert_eq!(policy.placement, PlacementName::BestFit);
         assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
         // EASY with the smallest job first in the backfill scan: choose
-        // EASY with Space, go down to the order row, two steps right.
-        let easy = PolicyName::ALL
-            .iter()
-            .position(|n| *n == PolicyName::Easy)
-            .unwrap();
+        // EASY with Space, go down to its first row (the order), two steps
+        // right.
+        let easy = all.iter().position(|n| *n == PolicyName::Easy).unwrap();
         let mut a = app();
         let mut keys = vec![key('p')];
         keys.extend(std::iter::repeat_n(code(KeyCode::Down), easy - from));
         keys.push(key(' '));
-        keys.extend(std::iter::repeat_n(
-            code(KeyCode::Down),
-            PolicyName::ALL.len() + 2 - easy,
-        ));
+        keys.extend(std::iter::repeat_n(code(KeyCode::Down), all.len() - easy));
         keys.extend([code(KeyCode::Right), code(KeyCode::Right)]);
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
