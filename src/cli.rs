@@ -46,6 +46,12 @@ pub enum Command {
         /// walking a class through a small example).
         #[arg(long)]
         paused: bool,
+        /// Compare mode: run the same workload a second time with this key changed
+        /// (e.g. policy.name=easy; repeat for more keys), side by side on the same
+        /// simulated time. Injections and estimate flips go to both; a policy chosen
+        /// with `p` changes the left side.
+        #[arg(long = "compare", value_name = "KEY.PATH=VALUE")]
+        compare: Vec<String>,
     },
     /// Run a scenario headless and report its metrics.
     Run {
@@ -344,15 +350,22 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         None if std::io::stdout().is_terminal() => {
             let scenario = Scenario::embedded_default();
             let seed = scenario.seed();
-            crate::console::run(scenario, seed, false).map_err(Failure::Other)
+            crate::console::run(scenario, seed, false, None).map_err(Failure::Other)
         }
         Some(Command::Console {
             scenario,
             sets,
             seed,
             paused,
+            compare,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            let twin = if compare.is_empty() {
+                None
+            } else {
+                let both: Vec<String> = sets.iter().chain(&compare).cloned().collect();
+                Some(Scenario::load_with(&scenario, &both)?)
+            };
             if !std::io::stdout().is_terminal() {
                 return Err(Failure::BadInput(format!(
                     "the console needs a terminal on standard output; `schedscope run {}` runs it headless",
@@ -360,7 +373,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 )));
             }
             let seed = seed.unwrap_or(sc.seed());
-            crate::console::run(sc, seed, paused).map_err(Failure::Other)
+            crate::console::run(sc, seed, paused, twin).map_err(Failure::Other)
         }
         None => {
             let scenario = Scenario::embedded_default();

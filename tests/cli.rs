@@ -637,7 +637,10 @@ fn a_policy_parameter_it_does_not_declare_is_an_error_at_its_line() {
         err.contains(":10:") && err.contains("easy has no parameter params.threshold"),
         "{err}"
     );
-    assert!(err.contains("(it reads: order, placement, machines)"), "{err}");
+    assert!(
+        err.contains("(it reads: order, placement, machines)"),
+        "{err}"
+    );
     let o = schedscope(&["policies"]);
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8_lossy(&o.stdout);

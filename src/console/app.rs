@@ -164,6 +164,7 @@ pub struct App {
 
 impl App {
     pub fn new(snapshot: Arc<Snapshot>) -> App {
+        let last_inject = InjectForm::for_rules(&snapshot.fit);
         App {
             snapshot,
             focus: Pane::Queue,
@@ -174,7 +175,7 @@ impl App {
             grouping: Grouping::Size,
             overlay: Overlay::None,
             estimate_step: 0,
-            last_inject: InjectForm::default(),
+            last_inject,
             note: None,
             quit: false,
         }
@@ -758,10 +759,26 @@ mod tests {
 
     #[test]
     fn inject_form_validates_in_place() {
+        // The form opens with a size the platform takes (8 on 2 × 8).
+        let mut a = app();
+        press(&mut a, &[key('i')]);
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("the form did not open")
+        };
+        assert_eq!(f.values[1], "8");
         // 16 as one component cannot fit 2 × 8: the form stays open on the
         // size, which keeps what was typed, and says what would fit.
         let mut a = app();
-        assert!(press(&mut a, &[key('i'), code(KeyCode::Enter)]).is_empty());
+        let keys = [
+            key('i'),
+            code(KeyCode::Down),
+            code(KeyCode::Backspace),
+            code(KeyCode::Backspace),
+            key('1'),
+            key('6'),
+            code(KeyCode::Enter),
+        ];
+        assert!(press(&mut a, &keys).is_empty());
         let Overlay::Inject(f) = &a.overlay else {
             panic!("the form closed")
         };
@@ -790,7 +807,8 @@ mod tests {
         assert_eq!(f.errors[1].as_deref(), Some("at most 16 on 2×8"));
         // Explicit components and an estimate.
         let mut a = app();
-        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Down)];
+        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Backspace)];
+        keys.extend([key('1'), key('6'), code(KeyCode::Down)]);
         keys.extend([code(KeyCode::Down), key('3'), key('0')]);
         keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
         keys.push(code(KeyCode::Enter));
