@@ -128,8 +128,17 @@ pub struct SweepArgs {
     pub scenario: PathBuf,
     /// A key and its values, e.g. policy.max_jumps=0,1,2,5,10; repeat for
     /// more keys (each key once, each value once, none blank).
-    #[arg(long = "vary", value_name = "KEY.PATH=V1,V2,...", required = true)]
+    #[arg(
+        long = "vary",
+        value_name = "KEY.PATH=V1,V2,...",
+        required_unless_present = "points"
+    )]
     pub vary: Vec<String>,
+    /// A sweep file listing points one per line: a header of keys, then one
+    /// comma-separated row of values per point (`#` starts a comment); crossed
+    /// with any --vary.
+    #[arg(long, value_name = "FILE")]
+    pub points: Option<PathBuf>,
     /// Override a scenario key at every point (the value is read as TOML; a
     /// bare word is a string); a varied key cannot also be set.
     #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
@@ -591,8 +600,9 @@ fn rate(per_sec: f64) -> String {
 /// result folder; without `--shard`, the folder's rows are printed as
 /// `merge` would print them.
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let spec = SweepSpec::new(
+    let spec = SweepSpec::with_points(
         args.scenario.clone(),
+        args.points.as_deref(),
         &args.vary,
         &args.sets,
         args.replications,
