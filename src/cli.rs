@@ -78,7 +78,7 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     /// Run the cross product of varied keys and print one row per point.
-    Sweep(SweepArgs),
+    Sweep(Box<SweepArgs>),
     /// Print the rows of a sweep's result folder (written by `sweep --out`,
     /// perhaps in shards) as a local sweep prints them; missing and failed
     /// points are listed by id and make the exit code 1.
@@ -432,7 +432,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Some(Command::Sweep(args)) => sweep(args),
+        Some(Command::Sweep(args)) => sweep(*args),
         Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
         Some(Command::Plot { dir, out, figure }) => plot_folder(&dir, &out, &figure),
         Some(Command::Check { scenarios }) => check(&scenarios),
