@@ -1,0 +1,1 @@
+//! Advance-reservation steps on schedules (placeholder, filled below).
