@@ -290,3 +290,38 @@ mod tests {
         assert_eq!(optimal(&g, 2, 10), Err(BnbError::ZeroWeight(1)));
     }
 }
+
+#[cfg(test)]
+mod twelve {
+    use super::*;
+    use crate::taskgraph::generate::{
+        EdgeLength, GenParams, Meshing, SizeClass, WEIGHT_PAIRS, generate,
+    };
+
+    /// Twelve subtasks on 2 and 4 TPEs close within the budget, and the
+    /// optimum is never above the best list schedule nor below the bound.
+    #[test]
+    fn closes_on_twelve_subtasks() {
+        let mut closed = 0;
+        for (i, w) in WEIGHT_PAIRS.iter().enumerate() {
+            let mut p =
+                GenParams::new(SizeClass::Gs7_12, Meshing::ALL[i % 4], EdgeLength::Rand, *w);
+            p.sizes = 12..=12;
+            let g = generate(&p, i as u64);
+            assert_eq!(g.len(), 12);
+            for procs in [2, 4] {
+                let s = optimal(&g, procs, 20_000_000).unwrap();
+                s.validate(&g).unwrap();
+                let best_list = ListScheduler::ALL
+                    .iter()
+                    .map(|l| l.schedule(&g, procs).makespan(&g))
+                    .min()
+                    .unwrap();
+                assert!(s.makespan(&g) <= best_list);
+                assert!(s.makespan(&g) >= g.lower_bound(procs));
+                closed += 1;
+            }
+        }
+        assert_eq!(closed, 10);
+    }
+}

@@ -18,6 +18,7 @@
 
 pub mod ar;
 pub mod bnb;
+pub mod command;
 pub mod gaps;
 pub mod generate;
 pub mod list;
