@@ -24,6 +24,7 @@ pub mod generate;
 pub mod list;
 pub mod schedule;
 pub mod stg;
+pub mod study;
 
 /// A directed acyclic graph of subtasks. Subtasks are numbered `0..n`;
 /// every edge goes from a lower to a higher number (a topological order),
