@@ -62,6 +62,10 @@ pub enum CommandError {
 /// arriving at once is a few hundred thousand).
 pub const SETTLE_LIMIT: usize = 20_000_000;
 
+/// How often a decision pass with a refused decision is asked for again at
+/// the same instant.
+pub const REFUSAL_RETRIES: u32 = 3;
+
 /// The result of a command, for the operator's message line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommandOutcome {

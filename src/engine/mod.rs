@@ -12,7 +12,8 @@ mod lifecycle;
 mod snapshot;
 
 pub use commands::{
-    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, SETTLE_LIMIT, Splitter,
+    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, REFUSAL_RETRIES,
+    SETTLE_LIMIT, Splitter,
 };
 
 pub use events::{Event, EventKind, EventQueue};
@@ -182,6 +183,9 @@ pub struct Engine {
     next_arrival: u64,
     next_injected: u64,
     dirty: bool,
+    /// The instant of the last retry after a refused decision, and how
+    /// many there were then.
+    retried: (SimTime, u32),
     /// Bumped whenever a queued job changes other than by arriving at the
     /// end of the queue or starting (a requeue, an estimate change), so
     /// that a policy keeping state between decision points knows to look
@@ -255,6 +259,7 @@ impl Engine {
             next_arrival: 0,
             next_injected: INJECTED_ID_BASE + 1,
             dirty: false,
+            retried: (SimTime::ZERO, 0),
             queue_edits: 0,
             decisions: Vec::new(),
             wake: None,
@@ -372,7 +377,11 @@ impl Engine {
             EventKind::Wake => self.dirty = true,
         }
         if self.dirty && self.instant_settled() {
+            let refused = self.counters.refused;
             self.schedule();
+            if self.counters.refused > refused {
+                self.retry_after_refusal();
+            }
         }
         if !self.returning.is_empty() && self.events.is_empty() {
             // Nothing else will happen, so nothing runs: whatever the head
@@ -381,6 +390,21 @@ impl Engine {
             self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
+    }
+
+    /// A pass with a refused decision is asked for again at the same
+    /// instant, up to [`REFUSAL_RETRIES`] times: a job whose start was
+    /// refused would otherwise wait for an unrelated event, and be left
+    /// queued for ever if none came.
+    fn retry_after_refusal(&mut self) {
+        let tries = match self.retried {
+            (t, n) if t == self.now => n,
+            _ => 0,
+        };
+        if tries < REFUSAL_RETRIES && !self.queue.is_empty() {
+            self.retried = (self.now, tries + 1);
+            self.events.push(self.now, EventKind::Wake);
+        }
     }
 
     /// Whether every event of the current instant but commands is handled:

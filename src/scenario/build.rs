@@ -676,6 +676,19 @@ impl Scenario {
     /// An engine for one run seeded with `seed`. With `endless`, a generated
     /// workload never runs out (the console's mode).
     pub fn build_engine(&self, seed: u64, endless: bool) -> Result<Engine, ScenarioError> {
+        self.build_engine_with(seed, endless, crate::policy::build)
+    }
+
+    /// [`Scenario::build_engine`] with policies from `build` instead of
+    /// schedscope's catalog: a policy of one's own, written against the
+    /// protocol in [`crate::sched`], runs on any scenario (see
+    /// `examples/own_policy.rs`). `build` also serves policy switches.
+    pub fn build_engine_with(
+        &self,
+        seed: u64,
+        endless: bool,
+        build: crate::sched::PolicyBuilder,
+    ) -> Result<Engine, ScenarioError> {
         let f = &self.file;
         let source: Box<dyn crate::workload::JobSource> =
             match (&self.facts.ngubiri, &self.facts.jobs) {
@@ -696,7 +709,7 @@ impl Scenario {
             Box::new(move |size: u32| split_even(size, split_count(&p, &bounds, size, &mut rng)))
                 as crate::engine::Splitter
         });
-        let mut engine = Engine::new(
+        let mut engine = Engine::with_builder(
             self.facts.platform.clone(),
             source,
             &f.policy,
@@ -705,6 +718,7 @@ impl Scenario {
                 estimates: f.estimates.clone(),
                 splitter,
             },
+            build,
         )
         .map_err(|m| self.invalid(m))?;
         for entry in &f.timeline {
