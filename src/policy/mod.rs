@@ -6,9 +6,11 @@
 //! scenarios, the console and the command log all speak the same language.
 
 pub mod backfill;
+pub mod coalloc;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
+pub mod package_mip;
 pub mod pinned;
 pub mod placement;
 pub mod profile;
@@ -56,6 +58,15 @@ impl PolicySpec {
             PolicyName::Easy => Box::new(easy::Easy::new(placement, self.clone())),
             PolicyName::Conservative => {
                 Box::new(conservative::Conservative::new(placement, self.clone()))
+            }
+            PolicyName::Cbs => {
+                Box::new(coalloc::CoAlloc::new(coalloc::Strategy::Cbs, self.clone()))
+            }
+            PolicyName::Jpr => {
+                Box::new(coalloc::CoAlloc::new(coalloc::Strategy::Jpr, self.clone()))
+            }
+            PolicyName::Pas => {
+                Box::new(coalloc::CoAlloc::new(coalloc::Strategy::Pas, self.clone()))
             }
         })
     }

@@ -268,6 +268,7 @@ fn trace_jobs(
                     estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
                     user: j.user,
                     injected: false,
+                    comm: None,
                 })
                 .collect();
             let name = trace
@@ -318,6 +319,7 @@ fn trace_jobs(
             processors: trace_procs,
             speed: 1.0,
         }],
+        network: None,
     };
     let platform = platform.cloned().unwrap_or_else(trace_platform);
     let largest = platform.largest_cluster();
@@ -411,6 +413,7 @@ fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
                     speed: c.speed.0,
                 })
                 .collect(),
+            network: None,
         }),
     }
 }
@@ -582,6 +585,7 @@ fn inline_job(
         estimate: job.estimate.map(|e| SimTime::from_secs_f64(e.0)),
         user: job.user,
         injected: false,
+        comm: None,
     })
 }
 
@@ -632,6 +636,37 @@ fn check_command(
             estimates
                 .validate()
                 .map_err(|m| s.error_at(span, format!("timeline: {m}")))?;
+        }
+        Command::SetLinkBandwidth { link, abw } => {
+            if platform.network.is_none() {
+                return Err(s.error_at(
+                    span,
+                    "timeline: set-link-bandwidth needs a platform with a network ([platform.network])",
+                ));
+            }
+            let known = platform.clusters.iter().any(|c| &c.name == link)
+                || link
+                    .parse::<usize>()
+                    .is_ok_and(|i| i < platform.clusters.len());
+            if !known {
+                let names: Vec<&str> = platform.clusters.iter().map(|c| c.name.as_str()).collect();
+                return Err(s.error_at(
+                    span,
+                    format!(
+                        "timeline: no link \"{link}\": the links are {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            if !(abw.is_finite() && *abw > 0.0) {
+                return Err(s.error_at(
+                    span,
+                    format!(
+                        "timeline: abw must be a bandwidth above 0, found {}",
+                        Shown(*abw)
+                    ),
+                ));
+            }
         }
     }
     Ok(())

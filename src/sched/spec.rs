@@ -21,14 +21,26 @@ pub enum PolicyName {
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
     Conservative,
+    /// Chunk big small: FCFS, at least 75 % of a job's tasks on one
+    /// cluster, the rest elsewhere.
+    Cbs,
+    /// Job preferences on resources: FCFS, the most powerful free
+    /// processors, co-allocating when needed.
+    Jpr,
+    /// Package allocation: the queued jobs from the head that fit the free
+    /// processors, placed together by one mixed-integer program.
+    Pas,
 }
 
 impl PolicyName {
-    pub const ALL: [PolicyName; 4] = [
+    pub const ALL: [PolicyName; 7] = [
         PolicyName::Fcfs,
         PolicyName::Fpfs,
         PolicyName::Easy,
         PolicyName::Conservative,
+        PolicyName::Cbs,
+        PolicyName::Jpr,
+        PolicyName::Pas,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -37,12 +49,18 @@ impl PolicyName {
             PolicyName::Fpfs => "fpfs",
             PolicyName::Easy => "easy",
             PolicyName::Conservative => "conservative",
+            PolicyName::Cbs => "cbs",
+            PolicyName::Jpr => "jpr",
+            PolicyName::Pas => "pas",
         }
     }
 
     /// Whether the policy reads runtime estimates.
     pub fn uses_estimates(self) -> bool {
-        matches!(self, PolicyName::Easy | PolicyName::Conservative)
+        matches!(
+            self,
+            PolicyName::Easy | PolicyName::Conservative | PolicyName::Pas
+        )
     }
 }
 
@@ -185,6 +203,9 @@ impl PolicySpec {
         match self.name {
             PolicyName::Fcfs => format!("FCFS + {place}"),
             PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
+            PolicyName::Cbs => "CBS (chunk big small)".to_string(),
+            PolicyName::Jpr => "JPR (most powerful processors)".to_string(),
+            PolicyName::Pas => "PAS (package + MIP allocation)".to_string(),
             PolicyName::Easy | PolicyName::Conservative => {
                 let name = if self.name == PolicyName::Easy {
                     "EASY backfilling"
