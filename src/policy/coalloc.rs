@@ -31,7 +31,7 @@ use crate::sched::{Assignment, PackageView};
 pub const CBS_CHUNK: f64 = 0.75;
 
 /// The node limit of one PAS solve (deterministic: never a clock).
-pub const PAS_NODE_LIMIT: u64 = 2_000;
+pub const PAS_NODE_LIMIT: u64 = 300;
 
 /// CBS's placement of `size` tasks on `free`, or `None` if it must wait.
 pub fn chunk_big_small(platform: &Platform, free: &[u32], size: u32) -> Option<Assignment> {
