@@ -205,6 +205,7 @@ pub fn snapshot() -> Snapshot {
         message: Some(Message::ok("✓ injected job 1000000002")),
         recent,
         version: 1,
+        twin: None,
     }
 }
 

@@ -17,7 +17,9 @@ pub mod rate;
 pub mod slowdown;
 pub mod spec;
 
-pub use spec::{BackfillOrder, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec};
+pub use spec::{
+    BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
+};
 
 use crate::model::{ClusterIdx, Platform, SimTime};
 use serde::Serialize;

@@ -3,64 +3,97 @@
 //! behaviour lives with the policy.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
-/// The queue disciplines schedscope knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyName {
+/// A policy's name, as scenarios, commands and the command log spell it
+/// (`fcfs`, `easy`, …). Which names exist, what each takes and how each is
+/// built is the policy catalog's business (`policy::catalog`): a name read
+/// from a file is only checked against it when the policy is built, so
+/// this module stays data only.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PolicyName(&'static str);
+
+#[allow(non_upper_case_globals)]
+impl PolicyName {
     /// First come, first served: only the head of the queue may start.
-    Fcfs,
+    pub const Fcfs: PolicyName = PolicyName("fcfs");
     /// Fit processors first served: the first job that fits starts; the
     /// head may be jumped at most `max_jumps` times.
-    #[default]
-    Fpfs,
+    pub const Fpfs: PolicyName = PolicyName("fpfs");
     /// EASY (aggressive) backfilling: the head holds a reservation; later
     /// jobs may start if they do not delay it.
-    Easy,
+    pub const Easy: PolicyName = PolicyName("easy");
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
-    Conservative,
-    /// Chunk big small: FCFS, at least 75 % of a job's tasks on one
-    /// cluster, the rest elsewhere.
-    Cbs,
-    /// Job preferences on resources: FCFS, the most powerful free
-    /// processors, co-allocating when needed.
-    Jpr,
-    /// Package allocation: the queued jobs from the head that fit the free
-    /// processors, placed together by one mixed-integer program.
-    Pas,
-}
+    pub const Conservative: PolicyName = PolicyName("conservative");
 
-impl PolicyName {
-    pub const ALL: [PolicyName; 7] = [
-        PolicyName::Fcfs,
-        PolicyName::Fpfs,
-        PolicyName::Easy,
-        PolicyName::Conservative,
-        PolicyName::Cbs,
-        PolicyName::Jpr,
-        PolicyName::Pas,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PolicyName::Fcfs => "fcfs",
-            PolicyName::Fpfs => "fpfs",
-            PolicyName::Easy => "easy",
-            PolicyName::Conservative => "conservative",
-            PolicyName::Cbs => "cbs",
-            PolicyName::Jpr => "jpr",
-            PolicyName::Pas => "pas",
-        }
+    /// A name known when the program is built (a catalog entry's).
+    pub const fn new(name: &'static str) -> PolicyName {
+        PolicyName(name)
     }
 
-    /// Whether the policy reads runtime estimates.
-    pub fn uses_estimates(self) -> bool {
-        matches!(
-            self,
-            PolicyName::Easy | PolicyName::Conservative | PolicyName::Pas
-        )
+    /// The name `text` spells. Names are few (one per policy, plus any
+    /// misspelling a file carries before it is refused), so each distinct
+    /// one is kept for the life of the process.
+    pub fn intern(text: &str) -> PolicyName {
+        use std::sync::{Mutex, OnceLock};
+        static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+        for known in [Self::Fcfs, Self::Fpfs, Self::Easy, Self::Conservative] {
+            if known.0 == text {
+                return known;
+            }
+        }
+        let mut names = NAMES
+            .get_or_init(|| Mutex::new(Vec::new()))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = names.iter().find(|n| **n == text) {
+            return PolicyName(n);
+        }
+        // A bound on what a stream of misspelt files can keep: past it, an
+        // unknown name reads as one that no policy has.
+        if names.len() >= 1024 {
+            return PolicyName("(unknown)");
+        }
+        let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        names.push(leaked);
+        PolicyName(leaked)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl Default for PolicyName {
+    fn default() -> Self {
+        PolicyName::Fpfs
+    }
+}
+
+impl fmt::Debug for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Display for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for PolicyName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for PolicyName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(PolicyName::intern(&text))
     }
 }
 
@@ -156,6 +189,42 @@ pub struct PolicySpec {
     /// (pinned), as in machine-level simulators such as Batsim.
     #[serde(default, skip_serializing_if = "Machines::is_counted")]
     pub machines: Machines,
+    /// The policy's own parameters beyond the common ones above, by the
+    /// keys its catalog entry declares (`[policy.params]` in a scenario).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
+}
+
+/// The value of a policy's own parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl ParamValue {
+    /// The value as a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ParamValue::Int(i) => Some(*i as f64),
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 /// How backfilling policies treat a cluster's processors.
@@ -195,36 +264,6 @@ impl PolicySpec {
     pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
         self.placement = p;
         self
-    }
-
-    /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`.
-    pub fn label(&self) -> String {
-        let place = self.placement.as_str().replace('-', " ");
-        match self.name {
-            PolicyName::Fcfs => format!("FCFS + {place}"),
-            PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
-            PolicyName::Cbs => "CBS (chunk big small)".to_string(),
-            PolicyName::Jpr => "JPR (most powerful processors)".to_string(),
-            PolicyName::Pas => "PAS (package + MIP allocation)".to_string(),
-            PolicyName::Easy | PolicyName::Conservative => {
-                let name = if self.name == PolicyName::Easy {
-                    "EASY backfilling"
-                } else {
-                    "conservative backfilling"
-                };
-                // Pinned processors are always the lowest-numbered that
-                // fit: placement plays no part.
-                let tail = if self.machines == Machines::Pinned {
-                    ", pinned processors".to_string()
-                } else {
-                    format!(" + {place}")
-                };
-                match self.order {
-                    BackfillOrder::Arrival => format!("{name}{tail}"),
-                    o => format!("{name} ({} first){tail}", o.describe()),
-                }
-            }
-        }
     }
 }
 
