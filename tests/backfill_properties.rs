@@ -50,6 +50,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     estimate: None,
                     user: None,
                     injected: false,
+                    comm: None,
                 }
             }))
             .collect()

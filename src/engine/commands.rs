@@ -19,6 +19,14 @@ pub enum Command {
         #[serde(default)]
         queued_too: bool,
     },
+    /// Change the available bandwidth of a cluster's link to the central
+    /// switch (degrade or restore it); running jobs' rates follow at once.
+    SetLinkBandwidth {
+        /// The cluster's name (or its index).
+        link: String,
+        /// The new available bandwidth, above 0, in the platform's unit.
+        abw: f64,
+    },
 }
 
 /// A job an operator adds.
@@ -51,6 +59,8 @@ pub enum CommandError {
     PolicyUnsupported { policy: String, reason: String },
     #[error("injected job: {0}")]
     BadJob(String),
+    #[error("link: {0}")]
+    BadLink(String),
     #[error(
         "internal error: the engine is stuck at t = {at}: {events} events without time moving on"
     )]
@@ -151,6 +161,7 @@ impl Engine {
                             estimate: h.trace_estimate,
                             user: job.user,
                             injected: job.injected,
+                            comm: job.comm,
                         });
                     }
                     self.queue_edits += 1;
@@ -162,10 +173,14 @@ impl Engine {
                     message: format!("estimates are now {estimates} {scope}"),
                 }
             }
+            Command::SetLinkBandwidth { link, abw } => self.set_link_bandwidth(link, *abw)?,
         };
         self.dirty = true;
         if self.instant_settled() {
             self.schedule();
+            if self.rates_stale {
+                self.refresh_rates();
+            }
         }
         Ok(outcome)
     }
@@ -219,6 +234,7 @@ impl Engine {
             estimate: j.estimate.map(SimTime::from_secs_f64),
             user: None,
             injected: true,
+            comm: None,
         })
     }
 }

@@ -9,6 +9,7 @@ mod allocation;
 mod commands;
 mod events;
 mod lifecycle;
+mod network;
 mod snapshot;
 
 pub use commands::{
@@ -22,6 +23,7 @@ pub use snapshot::{
 };
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
+use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, span};
 use crate::sched::{
     Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
@@ -54,6 +56,9 @@ struct Hidden {
     pending: u8,
     /// Processor-seconds held in runs that were aborted.
     held_before: f64,
+    /// The current run's estimate has run out and the policy heard of it:
+    /// a later rate change does not announce it again.
+    expired: bool,
 }
 
 /// A run that ended with jobs not accounted for: an internal error.
@@ -208,6 +213,9 @@ pub struct Engine {
     stale: usize,
     /// The last decision refused, for the console's message line.
     last_refusal: Option<(SimTime, Refusal)>,
+    /// Running jobs' rates are to be recomputed from the links (a job
+    /// started or ended, or a link changed, on a platform with a network).
+    rates_stale: bool,
 }
 
 impl Engine {
@@ -269,6 +277,7 @@ impl Engine {
             next_stamp: 1,
             stale: 0,
             last_refusal: None,
+            rates_stale: false,
         })
     }
 
@@ -382,6 +391,9 @@ impl Engine {
             if self.counters.refused > refused {
                 self.retry_after_refusal();
             }
+        }
+        if self.rates_stale && self.instant_settled() {
+            self.refresh_rates();
         }
         if !self.returning.is_empty() && self.events.is_empty() {
             // Nothing else will happen, so nothing runs: whatever the head

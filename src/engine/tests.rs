@@ -15,6 +15,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         estimate: None,
         user: None,
         injected: false,
+        comm: None,
     }
 }
 
@@ -101,6 +102,7 @@ fn uneven() -> Platform {
                 speed: 1.0,
             },
         ],
+        network: None,
     }
 }
 
@@ -288,6 +290,7 @@ mod protocol {
             estimate: Some(secs(runtime)),
             user: None,
             injected: false,
+            comm: None,
         }
     }
 
@@ -492,6 +495,7 @@ mod flexible_split {
             estimate: None,
             user: None,
             injected: false,
+            comm: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

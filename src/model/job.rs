@@ -22,6 +22,20 @@ pub struct JobSpec {
     pub user: Option<i64>,
     /// Added by an operator command rather than the workload.
     pub injected: bool,
+    /// What the job asks of the inter-cluster network, if anything (a
+    /// job without it computes only: its links never slow it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comm: Option<CommNeed>,
+}
+
+/// A job's communication: the per-node bandwidth it needs when its tasks
+/// span clusters (PNBW, in the unit of the links' available bandwidth),
+/// and σ, the share of its time spent computing rather than communicating
+/// (`SD = σ·SP + (1 − σ)·SC`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CommNeed {
+    pub pnbw: f64,
+    pub sigma: f64,
 }
 
 impl JobSpec {

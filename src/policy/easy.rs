@@ -118,7 +118,10 @@ impl Easy {
         let mut head = 0;
         while head < view.queue.len() {
             let key = view.queue[head];
-            let Some(a) = self.placement.place(&view.job(key).components, &self.free) else {
+            let Some(a) = self
+                .placement
+                .place(&view.job(key).widths(view.platform), &self.free)
+            else {
                 break;
             };
             for &(c, w) in &a {
@@ -227,7 +230,7 @@ impl Easy {
     ) {
         let anywhere: Assignment = vec![(0, 0)];
         let job = view.job(key);
-        let widths = &job.components;
+        let widths = &job.widths(view.platform);
         let by_shadow = one_speed
             .then(|| view.now + expected_span(view.platform, job.estimate, &anywhere) <= r.shadow);
         // Ends by the shadow time: anything free now will do.
@@ -330,8 +333,7 @@ impl QueueCopy {
 
     fn push(&mut self, view: &SystemView<'_>, k: JobKey) {
         let j = view.job(k);
-        let size = match j.components.as_slice() {
-            [] => 0,
+        let size = match &*j.widths(view.platform) {
             [w] => *w,
             _ => QueueCopy::NEVER,
         };
@@ -372,7 +374,7 @@ pub fn reserve_head(
 ) -> Option<Reservation> {
     let rel = releases(view, started);
     let profile = Profile::new(view.now, free, &rel);
-    let widths = &view.job(head).components;
+    let widths = &view.job(head).widths(view.platform);
     // The head needs its processors from the shadow time on, for as long
     // as it runs; only what is free for good at that time counts, so a
     // step's free counts are enough: they never fall later (no other

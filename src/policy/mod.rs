@@ -7,9 +7,11 @@
 
 pub mod backfill;
 pub mod catalog;
+pub mod coalloc;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
+pub mod package_mip;
 pub mod pinned;
 pub mod placement;
 pub mod profile;
