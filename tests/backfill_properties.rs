@@ -37,6 +37,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             estimate: None,
             user: None,
             injected: false,
+            comm: None,
         };
         std::iter::once(blocker)
             .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {

@@ -19,7 +19,10 @@
 //!   slowdown model, the links' load from running jobs as constants.
 //!
 //! Under FCFS the head waits when it cannot be placed, and nothing passes
-//! it.
+//! it. A job that asks for its own components (a rigid co-allocated job of
+//! another workload) is placed as it asks, widest component on the freest
+//! cluster: the strategies decide how to split jobs that leave their split
+//! to the scheduler, and PAS's package ends before such a job.
 
 use super::package_mip::{self, PackageJob, most_powerful};
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
@@ -97,7 +100,11 @@ impl CoAlloc {
         let mut free = view.free.to_vec();
         for &key in view.queue {
             let job = view.job(key);
-            let Some(a) = place(view.platform, &free, job.size) else {
+            let placed = match job.components.is_empty() {
+                true => place(view.platform, &free, job.size),
+                false => as_requested(&job.components, &free),
+            };
+            let Some(a) = placed else {
                 break;
             };
             for &(c, w) in &a {
@@ -113,15 +120,39 @@ impl CoAlloc {
     }
 
     fn package(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-        let total: u64 = view.free.iter().map(|&f| f as u64).sum();
+        // Jobs at the head that ask for their own components start as they
+        // ask, while they fit.
+        let mut free = view.free.to_vec();
+        let mut from = 0;
+        while let Some(&key) = view.queue.get(from) {
+            let job = view.job(key);
+            if job.components.is_empty() {
+                break;
+            }
+            let Some(a) = as_requested(&job.components, &free) else {
+                return;
+            };
+            for &(c, w) in &a {
+                free[c as usize] -= w;
+            }
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+            });
+            from += 1;
+        }
+        let free = free;
+        let total: u64 = free.iter().map(|&f| f as u64).sum();
         let mut used = 0u64;
-        let keys: Vec<_> = view
-            .queue
+        let keys: Vec<_> = view.queue[from..]
             .iter()
             .copied()
             .take_while(|&k| {
-                used += view.job(k).size as u64;
-                used <= total
+                let j = view.job(k);
+                used += j.size as u64;
+                j.components.is_empty() && used <= total
             })
             .collect();
         if keys.is_empty() {
@@ -150,7 +181,7 @@ impl CoAlloc {
             slowdown::add_demand(&mut base, j.comm.as_ref(), j.size, &j.assignment);
         }
         let started = std::time::Instant::now();
-        let sol = package_mip::solve(view.platform, &abw, &base, view.free, &jobs, PAS_NODE_LIMIT);
+        let sol = package_mip::solve(view.platform, &abw, &base, &free, &jobs, PAS_NODE_LIMIT);
         let solve_micros = started.elapsed().as_micros() as u64;
         let (limited, fallbacks, packages) = self
             .last
@@ -180,6 +211,13 @@ impl CoAlloc {
             });
         }
     }
+}
+
+/// A job's own components, widest on the freest cluster (worst fit).
+fn as_requested(components: &[u32], free: &[u32]) -> Option<Assignment> {
+    crate::sched::PlacementName::WorstFit
+        .build()
+        .place(components, free)
 }
 
 impl Policy for CoAlloc {
