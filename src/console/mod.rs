@@ -61,7 +61,7 @@ pub fn run(
 
 /// Opens the console on a session made by the caller (one with a policy
 /// of its own, say) and returns when the operator quits.
-pub fn run_session(session: Session) -> anyhow::Result<()> {
+pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     let dir = log_dir();
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the log folder {}", dir.display()))?;
@@ -74,7 +74,6 @@ pub fn run_session(session: Session) -> anyhow::Result<()> {
         .try_init();
     tracing::info!(scenario = session.scenario().name(), "console opens");
 
-    let mut session = session;
     let first = Arc::new(session.snapshot());
     let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let mut app = App::new(first);
