@@ -32,8 +32,9 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey(pub usize);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum JobState {
+    #[default]
     Queued,
     Running,
 }
@@ -42,7 +43,7 @@ pub enum JobState {
 pub type Assignment = Vec<(ClusterIdx, u32)>;
 
 /// A job as a scheduler may know it online: no actual run time.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct JobView {
     /// The workload's own id.
     pub id: u64,
