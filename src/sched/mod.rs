@@ -266,6 +266,9 @@ pub struct PackageView {
     pub objective: f64,
     /// The solver proved the allocation optimal.
     pub optimal: bool,
+    /// The solver stopped before any allocation: the fallback rule placed
+    /// this package.
+    pub fallback: bool,
     /// Branch-and-bound nodes explored.
     pub nodes: u64,
     /// Wall-clock time of the solve (for display only: never in reports).

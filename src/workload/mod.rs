@@ -7,6 +7,7 @@ pub mod estimates;
 pub mod inline;
 pub mod ngubiri;
 pub mod rng;
+pub mod sizes;
 pub mod swf;
 
 use crate::model::JobSpec;
