@@ -165,6 +165,7 @@ mod tests {
             jobs,
             queue_edits: 0,
             requeue_expired: false,
+            reservations: &[],
         };
         let mut out = Vec::new();
         fpfs.schedule(&view, &mut out);
