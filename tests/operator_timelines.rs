@@ -32,6 +32,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
                 speed,
             })
             .collect(),
+        split_overhead: 0.0,
     })
 }
 
@@ -65,6 +66,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 estimate: Some(SimTime::from_secs(est as i64)),
                 user: None,
                 injected: false,
+                home: None,
             }
         })
         .collect()
@@ -354,6 +356,7 @@ fn one_cluster(n: u32) -> Platform {
             processors: n,
             speed: 1.0,
         }],
+        split_overhead: 0.0,
     }
 }
 

@@ -153,6 +153,7 @@ macro_rules! system_view {
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
+            seed: $e.seed,
         }
     };
 }
@@ -204,6 +205,7 @@ pub struct Engine {
     stale: usize,
     /// The last decision refused, for the console's message line.
     last_refusal: Option<(SimTime, Refusal)>,
+    seed: u64,
 }
 
 impl Engine {
@@ -264,6 +266,7 @@ impl Engine {
             next_stamp: 1,
             stale: 0,
             last_refusal: None,
+            seed: config.seed,
         })
     }
 

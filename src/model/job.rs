@@ -22,6 +22,9 @@ pub struct JobSpec {
     pub user: Option<i64>,
     /// Added by an operator command rather than the workload.
     pub injected: bool,
+    /// The cluster (site) a local job belongs to: it may run there only.
+    /// `None` for jobs any cluster may take.
+    pub home: Option<ClusterIdx>,
 }
 
 impl JobSpec {

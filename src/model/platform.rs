@@ -16,6 +16,16 @@ pub struct Cluster {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Platform {
     pub clusters: Vec<Cluster>,
+    /// Extra service a job pays when its tasks span more than one cluster,
+    /// as a fraction of its service time (the two-site grid's 10 % for a
+    /// gang split over both sites); 0 by default. Applied by
+    /// [`crate::sched::rate::job_rate`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub split_overhead: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Platform {
@@ -29,6 +39,7 @@ impl Platform {
                     speed: 1.0,
                 })
                 .collect(),
+            split_overhead: 0.0,
         }
     }
 

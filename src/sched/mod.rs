@@ -74,6 +74,11 @@ pub struct JobView {
     pub jumped_ahead: bool,
     /// Times the job was aborted and requeued.
     pub requeues: u32,
+    /// The cluster (site) a local job belongs to, from the workload.
+    pub home: Option<ClusterIdx>,
+    /// When the running job will end, for a policy that models a system
+    /// where that is known ([`Policy::sees_running_ends`]); else `None`.
+    pub known_end: Option<SimTime>,
 }
 
 /// What a policy sees at a decision point.
@@ -93,6 +98,9 @@ pub struct SystemView<'a> {
     /// and requeued when the head needs their processors (the run's
     /// `on_overrun = "requeue"`): the policy decides when.
     pub requeue_expired: bool,
+    /// The run's seed, for a policy that draws random choices (its own
+    /// stream, so that the workload's numbers do not move).
+    pub seed: u64,
 }
 
 impl<'a> SystemView<'a> {
@@ -266,6 +274,14 @@ pub trait Policy: Send {
     /// extra processors), for the console; `None` for other policies.
     fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
         None
+    }
+
+    /// Whether the policy models a system where the end of every running
+    /// job is known (the two-site grid's backfilling needs "the exact time
+    /// all resources will be free"): the engine then fills
+    /// [`JobView::known_end`] of running jobs.
+    fn sees_running_ends(&self) -> bool {
+        false
     }
 
     /// A time at which the policy must decide again even if nothing else
