@@ -3,6 +3,7 @@
 
 pub mod batsim;
 pub mod estimates;
+pub mod grid;
 pub mod inline;
 pub mod ngubiri;
 pub mod rng;
