@@ -95,6 +95,7 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
             } else {
                 Machines::Counted
             },
+            ..PolicySpec::default()
         })
 }
 

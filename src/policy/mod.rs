@@ -9,6 +9,7 @@ pub mod backfill;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
+pub mod grid;
 pub mod pinned;
 pub mod placement;
 pub mod profile;
@@ -57,6 +58,7 @@ impl PolicySpec {
             PolicyName::Conservative => {
                 Box::new(conservative::Conservative::new(placement, self.clone()))
             }
+            PolicyName::Grid1 | PolicyName::Grid2 => Box::new(grid::Grid::new(self.clone())),
         })
     }
 }

@@ -16,7 +16,10 @@
 pub mod rate;
 pub mod spec;
 
-pub use spec::{BackfillOrder, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec};
+pub use spec::{
+    BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, PlacementName,
+    PolicyName, PolicySpec, QueuePick,
+};
 
 use crate::model::{ClusterIdx, Platform, SimTime};
 use serde::Serialize;

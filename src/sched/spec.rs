@@ -21,6 +21,14 @@ pub enum PolicyName {
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
     Conservative,
+    /// The two-site grid, approach 1: a gang runs on one site; per-processor
+    /// FIFO queues with local backfilling (rules in [`GridRules`]).
+    #[serde(rename = "grid-1")]
+    Grid1,
+    /// The two-site grid, approach 2: as approach 1, and a gang may be split
+    /// over both sites' idle processors (running `split_overhead` longer).
+    #[serde(rename = "grid-2")]
+    Grid2,
 }
 
 impl PolicyName {
@@ -37,12 +45,20 @@ impl PolicyName {
             PolicyName::Fpfs => "fpfs",
             PolicyName::Easy => "easy",
             PolicyName::Conservative => "conservative",
+            PolicyName::Grid1 => "grid-1",
+            PolicyName::Grid2 => "grid-2",
         }
     }
 
+    /// The two-site grid's approaches (for per-processor-queue platforms).
+    pub const GRID: [PolicyName; 2] = [PolicyName::Grid1, PolicyName::Grid2];
+
     /// Whether the policy reads runtime estimates.
     pub fn uses_estimates(self) -> bool {
-        matches!(self, PolicyName::Easy | PolicyName::Conservative)
+        matches!(
+            self,
+            PolicyName::Easy | PolicyName::Conservative | PolicyName::Grid1 | PolicyName::Grid2
+        )
     }
 }
 
@@ -138,6 +154,81 @@ pub struct PolicySpec {
     /// (pinned), as in machine-level simulators such as Batsim.
     #[serde(default, skip_serializing_if = "Machines::is_counted")]
     pub machines: Machines,
+    /// The two-site grid's open readings (ignored by other policies).
+    #[serde(default, skip_serializing_if = "GridRules::is_default")]
+    pub grid: GridRules,
+}
+
+/// The two-site grid's rules where the paper leaves more than one reading;
+/// each default is the most literal one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridRules {
+    /// T, in seconds: how long a backfilled local job may delay a gang
+    /// (`estimate ≤ elapsed + T`).
+    #[serde(default)]
+    pub threshold: f64,
+    #[serde(default)]
+    pub idle: IdleReading,
+    #[serde(default)]
+    pub elapsed: ElapsedReading,
+    #[serde(default)]
+    pub empty_queues: QueuePick,
+}
+
+impl Default for GridRules {
+    fn default() -> Self {
+        GridRules {
+            threshold: 0.0,
+            idle: IdleReading::default(),
+            elapsed: ElapsedReading::default(),
+            empty_queues: QueuePick::default(),
+        }
+    }
+}
+
+impl GridRules {
+    pub fn is_default(&self) -> bool {
+        *self == GridRules::default()
+    }
+}
+
+/// What the grid scheduler counts as an idle processor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IdleReading {
+    /// Not executing a job, even if a gang waits at the head of its queue.
+    #[default]
+    NotExecuting,
+    /// Not executing and its queue empty: a processor held by a waiting
+    /// gang is not idle.
+    Unclaimed,
+}
+
+/// What "elapsed time" (until the waiting gang can start) is in the
+/// backfilling condition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElapsedReading {
+    /// The exact remaining time of the jobs the gang waits for, which the
+    /// paper says is known.
+    #[default]
+    Exact,
+    /// Their estimated remaining time (estimate minus time run, at least 0).
+    Estimated,
+}
+
+/// Which empty queues a gang takes when a site has more than it needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QueuePick {
+    /// The lowest-numbered processors.
+    #[default]
+    Lowest,
+    /// Those whose processors are idle first, then the lowest-numbered.
+    IdleFirst,
+    /// Uniformly at random.
+    Random,
 }
 
 /// How backfilling policies treat a cluster's processors.
@@ -183,6 +274,8 @@ impl PolicySpec {
     pub fn label(&self) -> String {
         let place = self.placement.as_str().replace('-', " ");
         match self.name {
+            PolicyName::Grid1 => "grid approach 1 (one site)".to_string(),
+            PolicyName::Grid2 => "grid approach 2 (may split)".to_string(),
             PolicyName::Fcfs => format!("FCFS + {place}"),
             PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
             PolicyName::Easy | PolicyName::Conservative => {
