@@ -524,6 +524,19 @@ impl Engine {
         self.last_refusal.as_ref()
     }
 
+    /// Processor-seconds held so far by the jobs running now (their
+    /// current runs): with the ended jobs' records, a run's busy time
+    /// when it is cut short.
+    pub fn running_held(&self) -> f64 {
+        self.running
+            .iter()
+            .map(|k| {
+                let j = &self.jobs[k.0];
+                j.size as f64 * (self.now - j.start).as_secs_f64()
+            })
+            .sum()
+    }
+
     /// Free processors per cluster.
     pub fn free_processors(&self) -> &[u32] {
         &self.free
