@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 /// One point of the study.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GridPoint {
     pub per_site: u32,
     pub workload: GridParams,
@@ -77,7 +77,7 @@ pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
     platform.split_overhead = point.split_overhead;
     let policy = PolicySpec {
         name: point.approach,
-        grid: point.rules.clone(),
+        params: point.rules.to_params(),
         ..PolicySpec::default()
     };
     let estimates = if point.error_percent > 0.0 {

@@ -75,7 +75,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
 /// Every policy the picker offers, in every variant that matters here.
 fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
     (
-        prop::sample::select(PolicyName::ALL.to_vec()),
+        prop::sample::select(schedscope::policy::catalog::names().collect::<Vec<PolicyName>>()),
         prop::sample::select(PlacementName::ALL.to_vec()),
         prop::sample::select(vec![
             MaxJumps::Limit(0),
@@ -90,12 +90,16 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
             max_jumps,
             placement,
             order,
-            machines: if pinned && name.uses_estimates() {
+            // Pinned processors where the policy reads them.
+            machines: if pinned
+                && schedscope::policy::catalog::find(name)
+                    .is_some_and(|e| e.params.iter().any(|p| p.key == "machines"))
+            {
                 Machines::Pinned
             } else {
                 Machines::Counted
             },
-            ..PolicySpec::default()
+            params: Default::default(),
         })
 }
 

@@ -63,7 +63,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
 
 fn policies() -> Vec<PolicySpec> {
     let mut v = Vec::new();
-    for name in PolicyName::ALL {
+    for name in schedscope::policy::catalog::names() {
         for placement in PlacementName::ALL {
             for max_jumps in [MaxJumps::Limit(0), MaxJumps::Limit(2), MaxJumps::Unlimited] {
                 v.push(
@@ -214,9 +214,8 @@ fn check_wrong_estimates(
 ) -> Result<(), TestCaseError> {
     use schedscope::workload::estimates::OnOverrun;
     let owned: Vec<JobSpec> = jobs.to_vec();
-    let mut specs: Vec<PolicySpec> = PolicyName::ALL
-        .iter()
-        .map(|&name| {
+    let mut specs: Vec<PolicySpec> = schedscope::policy::catalog::names()
+        .map(|name| {
             PolicySpec {
                 name,
                 order,

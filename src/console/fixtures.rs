@@ -201,6 +201,7 @@ pub fn snapshot() -> Snapshot {
         message: Some(Message::ok("✓ injected job 1000000002")),
         recent,
         version: 1,
+        twin: None,
     }
 }
 

@@ -43,8 +43,14 @@ pub fn log_dir() -> PathBuf {
 /// Opens the console on `scenario` seeded with `seed` (a generated workload
 /// never runs out) and returns when the operator quits. The terminal is
 /// restored on every way out, panics included. With `paused`, time stands
-/// still until the operator runs or steps it.
-pub fn run(scenario: Scenario, seed: u64, paused: bool) -> anyhow::Result<()> {
+/// still until the operator runs or steps it. With a `twin`, compare mode:
+/// the twin scenario runs beside it on the same seed and simulated time.
+pub fn run(
+    scenario: Scenario,
+    seed: u64,
+    paused: bool,
+    twin: Option<Scenario>,
+) -> anyhow::Result<()> {
     let dir = log_dir();
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the log folder {}", dir.display()))?;
@@ -58,6 +64,9 @@ pub fn run(scenario: Scenario, seed: u64, paused: bool) -> anyhow::Result<()> {
     tracing::info!(scenario = scenario.name(), seed, "console opens");
 
     let mut session = Session::new(scenario, seed, true)?;
+    if let Some(twin) = twin {
+        session = session.with_twin(Session::new(twin, seed, true)?);
+    }
     session.paused = paused;
     let first = Arc::new(session.snapshot());
     let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;

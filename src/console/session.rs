@@ -63,6 +63,10 @@ pub struct Session {
     version: u64,
     /// Set by the driver from its wall-clock measurements.
     pub events_per_sec: f64,
+    /// Compare mode: the same workload under another policy, kept on the
+    /// same simulated time; operator commands other than a policy switch
+    /// go to both.
+    twin: Option<Box<Session>>,
 }
 
 impl Session {
@@ -90,7 +94,34 @@ impl Session {
             save_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             version: 0,
             events_per_sec: 0.0,
+            twin: None,
         })
+    }
+
+    /// Compare mode: `twin` runs beside this session, on the same
+    /// simulated time.
+    pub fn with_twin(mut self, mut twin: Session) -> Session {
+        twin.twin = None;
+        self.twin = Some(Box::new(twin));
+        self.sync_twin();
+        self
+    }
+
+    pub fn twin(&self) -> Option<&Session> {
+        self.twin.as_deref()
+    }
+
+    /// Whether no event is left, in the twin too.
+    pub fn is_done(&self) -> bool {
+        self.engine.is_done() && self.twin.as_ref().is_none_or(|t| t.engine.is_done())
+    }
+
+    /// Brings the twin to this session's simulated time.
+    fn sync_twin(&mut self) {
+        let now = self.engine.now();
+        if let Some(t) = &mut self.twin {
+            while !t.advance_to(now, 1 << 16) {}
+        }
     }
 
     /// Where `Save` writes its files (the working folder by default).
@@ -189,18 +220,28 @@ impl Session {
                 }
                 _ => {
                     self.engine.step_until(t);
+                    self.sync_twin();
                     return true;
                 }
             }
         }
+        self.sync_twin();
         false
     }
 
-    /// Handles up to `n` events; returns how many.
+    /// Handles up to `n` events; returns how many. In compare mode the
+    /// twin follows to the same time, and runs on alone once this
+    /// session has no event left.
     pub fn step_events(&mut self, n: usize) -> usize {
         let mut k = 0;
         while k < n && self.step() {
             k += 1;
+        }
+        self.sync_twin();
+        if k == 0
+            && let Some(t) = &mut self.twin
+        {
+            return t.step_events(n);
         }
         k
     }
@@ -208,15 +249,32 @@ impl Session {
     /// Runs until no event is left (a finite workload).
     pub fn run_to_end(&mut self) {
         while self.step() {}
+        if let Some(t) = &mut self.twin {
+            t.run_to_end();
+        }
     }
 
     /// Carries out an operator request and sets the message line.
     pub fn handle(&mut self, request: Request) {
         let message = match request {
-            Request::Apply(command) => match self.engine.apply(command) {
-                Ok(outcome) => Message::ok(format!("✓ {}", outcome.message)),
-                Err(e) => Message::error(format!("✗ {e}")),
-            },
+            Request::Apply(command) => {
+                // A policy switch is for the left side: the right one keeps
+                // the policy it is compared under.
+                let both = !matches!(command, Command::SetPolicy { .. });
+                let twin = match (&mut self.twin, both) {
+                    (Some(t), true) => Some(t.engine.apply(command.clone())),
+                    _ => None,
+                };
+                match (self.engine.apply(command), twin) {
+                    (Ok(outcome), None | Some(Ok(_))) => {
+                        Message::ok(format!("✓ {}", outcome.message))
+                    }
+                    (Ok(outcome), Some(Err(e))) => {
+                        Message::error(format!("✓ {} · ✗ on the right: {e}", outcome.message))
+                    }
+                    (Err(e), _) => Message::error(format!("✗ {e}")),
+                }
+            }
             Request::TogglePause => {
                 self.paused = !self.paused;
                 Message::ok(if self.paused { "paused" } else { "running" })
@@ -231,11 +289,18 @@ impl Session {
             }
             Request::StepEvent => {
                 self.paused = true;
-                self.step_event()
+                let m = match (self.engine.is_done(), &mut self.twin) {
+                    (true, Some(t)) => t.step_event(),
+                    _ => self.step_event(),
+                };
+                self.sync_twin();
+                m
             }
             Request::StepJob(id) => {
                 self.paused = true;
-                self.step_job(id)
+                let m = self.step_job(id);
+                self.sync_twin();
+                m
             }
             Request::Restart { new_seed } => {
                 let seed = if new_seed {
@@ -252,6 +317,11 @@ impl Session {
                         self.seed = seed;
                         self.metrics = self.scenario.new_metrics();
                         self.recent.clear();
+                        self.ended = 0;
+                        if let Some(t) = &mut self.twin {
+                            t.handle(Request::Restart { new_seed });
+                        }
+                        self.sync_twin();
                         Message::ok(format!("restarted with seed {seed}"))
                     }
                     Err(e) => Message::error(format!("✗ cannot restart: {e}")),
@@ -384,6 +454,7 @@ impl Session {
             message: self.message.clone(),
             recent: self.recent.iter().cloned().collect(),
             version: self.version,
+            twin: self.twin.as_mut().map(|t| Box::new(t.snapshot())),
         }
     }
 }

@@ -94,7 +94,7 @@ impl Grid {
     pub fn new(spec: PolicySpec) -> Grid {
         Grid {
             split: spec.name == PolicyName::Grid2,
-            rules: spec.grid.clone(),
+            rules: GridRules::from_spec(&spec),
             spec,
             sites: Vec::new(),
             grid_queue: Vec::new(),

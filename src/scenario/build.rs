@@ -135,9 +135,14 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     if facts.platform.clusters.is_empty() {
         facts.platform = platform.unwrap_or_default();
     }
+    if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
+        let mut path = vec!["policy"];
+        path.extend(key.iter().map(String::as_str));
+        return Err(s.error_at_key(&path, format!("[policy] {m}")));
+    }
     f.policy
         .build(&facts.platform)
-        .map_err(|m| s.invalid(format!("[policy] {}: {m}", f.policy.label())))?;
+        .map_err(|m| s.error_at_key(&["policy", "name"], format!("[policy] {m}")))?;
     for entry in &f.timeline {
         check_command(s, &entry.get_ref().command, &facts.platform, entry.span())?;
     }

@@ -17,8 +17,8 @@ pub mod rate;
 pub mod spec;
 
 pub use spec::{
-    BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, PlacementName,
-    PolicyName, PolicySpec, QueuePick,
+    BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
+    PlacementName, PolicyName, PolicySpec, QueuePick,
 };
 
 use crate::model::{ClusterIdx, Platform, SimTime};

@@ -3,62 +3,103 @@
 //! behaviour lives with the policy.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
-/// The queue disciplines schedscope knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyName {
+/// A policy's name, as scenarios, commands and the command log spell it
+/// (`fcfs`, `easy`, …). Which names exist, what each takes and how each is
+/// built is the policy catalog's business (`policy::catalog`): a name read
+/// from a file is only checked against it when the policy is built, so
+/// this module stays data only.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PolicyName(&'static str);
+
+#[allow(non_upper_case_globals)]
+impl PolicyName {
     /// First come, first served: only the head of the queue may start.
-    Fcfs,
+    pub const Fcfs: PolicyName = PolicyName("fcfs");
     /// Fit processors first served: the first job that fits starts; the
     /// head may be jumped at most `max_jumps` times.
-    #[default]
-    Fpfs,
+    pub const Fpfs: PolicyName = PolicyName("fpfs");
     /// EASY (aggressive) backfilling: the head holds a reservation; later
     /// jobs may start if they do not delay it.
-    Easy,
+    pub const Easy: PolicyName = PolicyName("easy");
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
-    Conservative,
+    pub const Conservative: PolicyName = PolicyName("conservative");
     /// The two-site grid, approach 1: a gang runs on one site; per-processor
     /// FIFO queues with local backfilling (rules in [`GridRules`]).
-    #[serde(rename = "grid-1")]
-    Grid1,
+    pub const Grid1: PolicyName = PolicyName("grid-1");
     /// The two-site grid, approach 2: as approach 1, and a gang may be split
     /// over both sites' idle processors (running `split_overhead` longer).
-    #[serde(rename = "grid-2")]
-    Grid2,
-}
+    pub const Grid2: PolicyName = PolicyName("grid-2");
 
-impl PolicyName {
-    pub const ALL: [PolicyName; 4] = [
-        PolicyName::Fcfs,
-        PolicyName::Fpfs,
-        PolicyName::Easy,
-        PolicyName::Conservative,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PolicyName::Fcfs => "fcfs",
-            PolicyName::Fpfs => "fpfs",
-            PolicyName::Easy => "easy",
-            PolicyName::Conservative => "conservative",
-            PolicyName::Grid1 => "grid-1",
-            PolicyName::Grid2 => "grid-2",
-        }
+    /// A name known when the program is built (a catalog entry's).
+    pub const fn new(name: &'static str) -> PolicyName {
+        PolicyName(name)
     }
 
-    /// The two-site grid's approaches (for per-processor-queue platforms).
-    pub const GRID: [PolicyName; 2] = [PolicyName::Grid1, PolicyName::Grid2];
+    /// The name `text` spells. Names are few (one per policy, plus any
+    /// misspelling a file carries before it is refused), so each distinct
+    /// one is kept for the life of the process.
+    pub fn intern(text: &str) -> PolicyName {
+        use std::sync::{Mutex, OnceLock};
+        static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+        for known in [Self::Fcfs, Self::Fpfs, Self::Easy, Self::Conservative] {
+            if known.0 == text {
+                return known;
+            }
+        }
+        let mut names = NAMES
+            .get_or_init(|| Mutex::new(Vec::new()))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = names.iter().find(|n| **n == text) {
+            return PolicyName(n);
+        }
+        // A bound on what a stream of misspelt files can keep: past it, an
+        // unknown name reads as one that no policy has.
+        if names.len() >= 1024 {
+            return PolicyName("(unknown)");
+        }
+        let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        names.push(leaked);
+        PolicyName(leaked)
+    }
 
-    /// Whether the policy reads runtime estimates.
-    pub fn uses_estimates(self) -> bool {
-        matches!(
-            self,
-            PolicyName::Easy | PolicyName::Conservative | PolicyName::Grid1 | PolicyName::Grid2
-        )
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl Default for PolicyName {
+    fn default() -> Self {
+        PolicyName::Fpfs
+    }
+}
+
+impl fmt::Debug for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Display for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for PolicyName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for PolicyName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(PolicyName::intern(&text))
     }
 }
 
@@ -154,81 +195,42 @@ pub struct PolicySpec {
     /// (pinned), as in machine-level simulators such as Batsim.
     #[serde(default, skip_serializing_if = "Machines::is_counted")]
     pub machines: Machines,
-    /// The two-site grid's open readings (ignored by other policies).
-    #[serde(default, skip_serializing_if = "GridRules::is_default")]
-    pub grid: GridRules,
+    /// The policy's own parameters beyond the common ones above, by the
+    /// keys its catalog entry declares (`[policy.params]` in a scenario).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
 }
 
-/// The two-site grid's rules where the paper leaves more than one reading;
-/// each default is the most literal one.
+/// The value of a policy's own parameter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GridRules {
-    /// T, in seconds: how long a backfilled local job may delay a gang
-    /// (`estimate ≤ elapsed + T`).
-    #[serde(default)]
-    pub threshold: f64,
-    #[serde(default)]
-    pub idle: IdleReading,
-    #[serde(default)]
-    pub elapsed: ElapsedReading,
-    #[serde(default)]
-    pub empty_queues: QueuePick,
+#[serde(untagged)]
+pub enum ParamValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
 }
 
-impl Default for GridRules {
-    fn default() -> Self {
-        GridRules {
-            threshold: 0.0,
-            idle: IdleReading::default(),
-            elapsed: ElapsedReading::default(),
-            empty_queues: QueuePick::default(),
+impl ParamValue {
+    /// The value as a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ParamValue::Int(i) => Some(*i as f64),
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
         }
     }
 }
 
-impl GridRules {
-    pub fn is_default(&self) -> bool {
-        *self == GridRules::default()
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Text(t) => f.write_str(t),
+        }
     }
-}
-
-/// What the grid scheduler counts as an idle processor.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum IdleReading {
-    /// Not executing a job, even if a gang waits at the head of its queue.
-    #[default]
-    NotExecuting,
-    /// Not executing and its queue empty: a processor held by a waiting
-    /// gang is not idle.
-    Unclaimed,
-}
-
-/// What "elapsed time" (until the waiting gang can start) is in the
-/// backfilling condition.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ElapsedReading {
-    /// The exact remaining time of the jobs the gang waits for, which the
-    /// paper says is known.
-    #[default]
-    Exact,
-    /// Their estimated remaining time (estimate minus time run, at least 0).
-    Estimated,
-}
-
-/// Which empty queues a gang takes when a site has more than it needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum QueuePick {
-    /// The lowest-numbered processors.
-    #[default]
-    Lowest,
-    /// Those whose processors are idle first, then the lowest-numbered.
-    IdleFirst,
-    /// Uniformly at random.
-    Random,
 }
 
 /// How backfilling policies treat a cluster's processors.
@@ -268,35 +270,6 @@ impl PolicySpec {
     pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
         self.placement = p;
         self
-    }
-
-    /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`.
-    pub fn label(&self) -> String {
-        let place = self.placement.as_str().replace('-', " ");
-        match self.name {
-            PolicyName::Grid1 => "grid approach 1 (one site)".to_string(),
-            PolicyName::Grid2 => "grid approach 2 (may split)".to_string(),
-            PolicyName::Fcfs => format!("FCFS + {place}"),
-            PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
-            PolicyName::Easy | PolicyName::Conservative => {
-                let name = if self.name == PolicyName::Easy {
-                    "EASY backfilling"
-                } else {
-                    "conservative backfilling"
-                };
-                // Pinned processors are always the lowest-numbered that
-                // fit: placement plays no part.
-                let tail = if self.machines == Machines::Pinned {
-                    ", pinned processors".to_string()
-                } else {
-                    format!(" + {place}")
-                };
-                match self.order {
-                    BackfillOrder::Arrival => format!("{name}{tail}"),
-                    o => format!("{name} ({} first){tail}", o.describe()),
-                }
-            }
-        }
     }
 }
 
@@ -364,4 +337,106 @@ impl BackfillOrder {
             BackfillOrder::Smallest => "smallest",
         }
     }
+}
+
+/// The two-site grid's rules where the paper leaves more than one reading
+/// (`[policy.params]` keys of `grid-1` and `grid-2`); each default is the
+/// most literal one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GridRules {
+    /// `threshold`: T, in seconds: how long a backfilled local job may delay
+    /// a gang (`estimate ≤ elapsed + T`).
+    pub threshold: f64,
+    pub idle: IdleReading,
+    pub elapsed: ElapsedReading,
+    pub empty_queues: QueuePick,
+}
+
+impl GridRules {
+    /// The rules a spec's parameters give (values the catalog has checked;
+    /// anything else reads as the default).
+    pub fn from_spec(spec: &PolicySpec) -> GridRules {
+        let text = |k: &str| match spec.params.get(k) {
+            Some(ParamValue::Text(t)) => t.as_str(),
+            _ => "",
+        };
+        GridRules {
+            threshold: spec
+                .params
+                .get("threshold")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0),
+            idle: match text("idle") {
+                "unclaimed" => IdleReading::Unclaimed,
+                _ => IdleReading::NotExecuting,
+            },
+            elapsed: match text("elapsed") {
+                "estimated" => ElapsedReading::Estimated,
+                _ => ElapsedReading::Exact,
+            },
+            empty_queues: match text("empty_queues") {
+                "idle-first" => QueuePick::IdleFirst,
+                "random" => QueuePick::Random,
+                _ => QueuePick::Lowest,
+            },
+        }
+    }
+
+    /// These rules as `[policy.params]` values.
+    pub fn to_params(&self) -> BTreeMap<String, ParamValue> {
+        let mut m = BTreeMap::new();
+        m.insert("threshold".into(), ParamValue::Float(self.threshold));
+        let idle = match self.idle {
+            IdleReading::NotExecuting => "not-executing",
+            IdleReading::Unclaimed => "unclaimed",
+        };
+        let elapsed = match self.elapsed {
+            ElapsedReading::Exact => "exact",
+            ElapsedReading::Estimated => "estimated",
+        };
+        let pick = match self.empty_queues {
+            QueuePick::Lowest => "lowest",
+            QueuePick::IdleFirst => "idle-first",
+            QueuePick::Random => "random",
+        };
+        m.insert("idle".into(), ParamValue::Text(idle.into()));
+        m.insert("elapsed".into(), ParamValue::Text(elapsed.into()));
+        m.insert("empty_queues".into(), ParamValue::Text(pick.into()));
+        m
+    }
+}
+
+/// What the grid scheduler counts as an idle processor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IdleReading {
+    /// Not executing a job, even if a gang waits at the head of its queue.
+    #[default]
+    NotExecuting,
+    /// Not executing and its queue empty: a processor held by a waiting
+    /// gang is not idle.
+    Unclaimed,
+}
+
+/// What "elapsed time" (until the waiting gang can start) is in the
+/// backfilling condition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ElapsedReading {
+    /// The exact remaining time of the jobs the gang waits for, which the
+    /// paper says is known.
+    #[default]
+    Exact,
+    /// Their estimated remaining time (estimate minus time run, at least 0).
+    Estimated,
+}
+
+/// Which empty queues a gang takes when a site has more than it needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum QueuePick {
+    /// The lowest-numbered processors.
+    #[default]
+    Lowest,
+    /// Those whose processors are idle first, then the lowest-numbered.
+    IdleFirst,
+    /// Uniformly at random.
+    Random,
 }
