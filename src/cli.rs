@@ -1,5 +1,5 @@
 //! The command line: `console`, `run`, `sweep`, `merge`, `plot`, `check`,
-//! `validate`, and (with no command) the console or, off a terminal, the
+//! `validate`, `taskgraph`, `swf`, and (with no command) the console or, off a terminal, the
 //! default scenario headless.
 
 use crate::plot::{self, PlotSpec};
@@ -112,6 +112,12 @@ pub enum Command {
         /// Scenario files, each reported on one line.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
+    },
+    /// Task graphs: schedule one (HLFET, ETF, MCP, exact), or the gap
+    /// table of a Standard Task Graph set against its optimal makespans.
+    Taskgraph {
+        #[command(subcommand)]
+        command: crate::taskgraph::command::TaskgraphCommand,
     },
     /// List every policy with what it does and the parameters it reads.
     Policies,
@@ -455,6 +461,11 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                     println!();
                 }
             }
+            Ok(())
+        }
+        Some(Command::Taskgraph { command }) => {
+            let text = crate::taskgraph::command::run(&command).map_err(Failure::BadInput)?;
+            print!("{text}");
             Ok(())
         }
         Some(Command::Validate { scenarios }) => {

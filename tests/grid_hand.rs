@@ -6,6 +6,7 @@
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::sched::ParamValue;
 use schedscope::workload::estimates::EstimateModel;
 
 /// A local job: (id, submit, site, runtime).
@@ -20,6 +21,7 @@ fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
         user: None,
         injected: false,
         home: Some(site),
+        comm: None,
     }
 }
 
@@ -35,14 +37,29 @@ fn gang(id: u64, submit: f64, size: u32, rt: f64) -> JobSpec {
         user: None,
         injected: false,
         home: None,
+        comm: None,
     }
 }
 
 fn run(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>) -> (Vec<JobRecord>, Engine) {
+    run_with(name, per_site, &[], jobs)
+}
+
+/// As [`run`], with `[policy.params]` text values.
+fn run_with(
+    name: PolicyName,
+    per_site: u32,
+    params: &[(&str, &str)],
+    jobs: Vec<JobSpec>,
+) -> (Vec<JobRecord>, Engine) {
     let mut platform = Platform::uniform(2, per_site);
     platform.split_overhead = 0.1;
     let policy = PolicySpec {
         name,
+        params: params
+            .iter()
+            .map(|&(k, v)| (k.to_string(), ParamValue::Text(v.to_string())))
+            .collect(),
         ..PolicySpec::default()
     };
     let config = EngineConfig {
@@ -107,8 +124,9 @@ fn a_gang_waits_on_empty_queues_while_a_local_job_backfills_and_one_may_not() {
 /// 3 idle processors of both sites take it at once, split 1 + 2, and it
 /// runs 10 % longer (5 s → 5.5 s). Gang 8 (4 tasks) arrives at 2 with one
 /// processor idle, waits in the grid queue, is not taken when gang 9 ends
-/// (3 idle), and is split 2 + 2 at 10 when L1 ends: 2 s → 2.2 s. Under
-/// approach 1 neither gang ever starts.
+/// (3 idle), and is split 2 + 2 at 10 when L1 ends: 2 s → 2.2 s. Both
+/// gangs are wider than every site, so approach 1 splits them the same
+/// way (a gang no site holds is split under both approaches).
 #[test]
 fn approach_two_splits_a_gang_over_both_sites_with_the_overhead() {
     let jobs = vec![
@@ -133,9 +151,68 @@ fn approach_two_splits_a_gang_over_both_sites_with_the_overhead() {
     );
     assert_eq!(e.counters().refused, 0);
 
-    let (recs, e) = run(PolicyName::Grid1, 2, jobs);
-    assert_eq!(times(&recs), vec![(1, 0.0, 10.0)]);
-    assert_eq!(e.queue_len(), 2, "both gangs still wait in the grid queue");
+    let (recs1, e) = run(PolicyName::Grid1, 2, jobs);
+    assert_eq!(times(&recs1), times(&recs));
+    assert_eq!(e.counters().refused, 0);
+}
+
+/// A gang wider than every site (4 tasks, sites of 2), under both
+/// approaches. L1 holds a processor of site 0 to 10 and L2 one of site 1
+/// to 4 when gang 9 arrives at 1: 2 processors are idle, too few.
+///
+/// * `wide = "queues"` (default): its tasks take the 4 empty queues and it
+///   starts when all 4 processors are free. L3 (1 s, site 1) backfills at 2
+///   (1 ≤ 10 − 2); L4 (8 s, site 0) may not at 5 (8 > 10 − 5) and queues
+///   behind the gang on the idle processor (the shorter queue). The gang
+///   starts at 10 and runs 2 s × 1.1 = 2.2 s; L4 follows it, 12.2 to 20.2.
+/// * `wide = "idle"`: the gang claims nothing and waits in the grid queue
+///   until 4 processors are idle at once. L3 runs at 2 on an idle
+///   processor, L4 at 5 on the other, so the gang waits for L4 too: it
+///   starts at 13, ends at 15.2.
+#[test]
+fn a_gang_wider_than_every_site_is_split_under_both_approaches() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 1, 4.0),
+        gang(9, 1.0, 4, 2.0),
+        local(3, 2.0, 1, 1.0),
+        local(4, 5.0, 0, 8.0),
+    ];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let (recs, e) = run(name, 2, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 2.0, 3.0),
+                (4, 12.2, 20.2),
+                (9, 10.0, 12.2),
+            ],
+            "{name:?}, wide = queues"
+        );
+        assert_eq!(e.counters().started_ahead, 1, "only L3 backfilled");
+        assert_eq!(e.counters().refused, 0);
+        let g = recs.iter().find(|r| r.id == 9).unwrap();
+        assert_eq!(
+            (g.clusters.clone(), g.components.clone()),
+            (vec![0, 1], vec![2, 2])
+        );
+
+        let (recs, e) = run_with(name, 2, &[("wide", "idle")], jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 2.0, 3.0),
+                (4, 5.0, 13.0),
+                (9, 13.0, 15.2),
+            ],
+            "{name:?}, wide = idle"
+        );
+        assert_eq!(e.counters().refused, 0);
+    }
 }
 
 /// Largest gang first, oldest on ties. All queues hold a local job when

@@ -33,6 +33,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
             })
             .collect(),
         split_overhead: 0.0,
+        network: None,
     })
 }
 
@@ -67,6 +68,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 home: None,
+                comm: None,
             }
         })
         .collect()
@@ -362,6 +364,7 @@ fn one_cluster(n: u32) -> Platform {
             speed: 1.0,
         }],
         split_overhead: 0.0,
+        network: None,
     }
 }
 

@@ -26,6 +26,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
             })
             .collect(),
         split_overhead: 0.0,
+        network: None,
     })
 }
 
@@ -56,6 +57,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 home: None,
+                comm: None,
             }
         })
         .collect()

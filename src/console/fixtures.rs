@@ -130,6 +130,8 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(100),
                 injected: false,
                 jumped_ahead: false,
+                rate: 1.0,
+                slowdown: None,
                 expired: false,
             },
             RunningRow {
@@ -143,6 +145,8 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(30),
                 injected: true,
                 jumped_ahead: false,
+                rate: 1.0,
+                slowdown: None,
                 expired: true,
             },
         ],

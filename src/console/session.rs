@@ -67,13 +67,27 @@ pub struct Session {
     /// same simulated time; operator commands other than a policy switch
     /// go to both.
     twin: Option<Box<Session>>,
+    /// Where policies come from (schedscope's catalog unless a program
+    /// brings its own).
+    build: crate::sched::PolicyBuilder,
 }
 
 impl Session {
     /// A session on `scenario` seeded with `seed`; with `endless`, a
     /// generated workload never runs out.
     pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
-        let mut engine = scenario.build_engine(seed, endless)?;
+        Session::with_builder(scenario, seed, endless, crate::policy::build)
+    }
+
+    /// A session whose policies come from `build` (a policy of one's own;
+    /// see [`Scenario::build_engine_with`]). Restarts use it too.
+    pub fn with_builder(
+        scenario: Scenario,
+        seed: u64,
+        endless: bool,
+        build: crate::sched::PolicyBuilder,
+    ) -> Result<Session, ScenarioError> {
+        let mut engine = scenario.build_engine_with(seed, endless, build)?;
         let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
@@ -95,6 +109,7 @@ impl Session {
             version: 0,
             events_per_sec: 0.0,
             twin: None,
+            build,
         })
     }
 
@@ -308,7 +323,10 @@ impl Session {
                 } else {
                     self.seed
                 };
-                match self.scenario.build_engine(seed, self.endless) {
+                match self
+                    .scenario
+                    .build_engine_with(seed, self.endless, self.build)
+                {
                     Ok(mut engine) => {
                         start_at_first_event(&mut engine);
                         self.history = new_history(engine.now());

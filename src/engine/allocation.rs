@@ -152,7 +152,8 @@ impl Engine {
             self.free[c as usize] -= w;
             processors.push(got);
         }
-        let rate = job_rate(&self.platform, &d.assignment);
+        let rate = self.start_rate(d.job, &d.assignment);
+        self.links_changed();
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
@@ -162,6 +163,7 @@ impl Engine {
         job.jumped_ahead = d.kind == StartKind::Ahead;
         let h = &mut self.hidden[d.job.0];
         h.rate_since = now;
+        h.expired = false;
         job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;
         if job.jumped_ahead {
@@ -191,5 +193,6 @@ impl Engine {
         if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
             self.running.swap_remove(pos);
         }
+        self.links_changed();
     }
 }

@@ -16,6 +16,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         user: None,
         injected: false,
         home: None,
+        comm: None,
     }
 }
 
@@ -103,6 +104,7 @@ fn uneven() -> Platform {
                 speed: 1.0,
             },
         ],
+        network: None,
     }
 }
 
@@ -291,6 +293,7 @@ mod protocol {
             user: None,
             injected: false,
             home: None,
+            comm: None,
         }
     }
 
@@ -496,6 +499,7 @@ mod flexible_split {
             user: None,
             injected: false,
             home: None,
+            comm: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

@@ -4,6 +4,6 @@ pub mod job;
 pub mod platform;
 pub mod time;
 
-pub use job::{JobRecord, JobSpec, split_even};
-pub use platform::{Cluster, ClusterIdx, Platform};
+pub use job::{CommNeed, JobRecord, JobSpec, split_even};
+pub use platform::{Cluster, ClusterIdx, Network, Platform};
 pub use time::SimTime;

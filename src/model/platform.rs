@@ -22,6 +22,20 @@ pub struct Platform {
     /// [`crate::sched::rate::job_rate`].
     #[serde(skip_serializing_if = "is_zero")]
     pub split_overhead: f64,
+    /// A star network, one link per cluster to a central switch; `None`
+    /// where clusters do not talk to each other at a cost (jobs then run at
+    /// the speed of their slowest cluster and nothing else).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
+}
+
+/// The inter-cluster network: each cluster's link to the central switch
+/// and its available bandwidth (ABW), in the unit of the jobs' per-node
+/// bandwidth (GB/s in the package-allocation scenarios).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Network {
+    /// Available bandwidth per link, one per cluster, in cluster order.
+    pub abw: Vec<f64>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -40,6 +54,7 @@ impl Platform {
                 })
                 .collect(),
             split_overhead: 0.0,
+            network: None,
         }
     }
 

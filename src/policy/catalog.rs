@@ -3,6 +3,7 @@
 //! Scenarios, commands, the console's picker and the help all read this
 //! list: adding a policy is one entry here plus its own file.
 
+use super::coalloc::{CoAlloc, Strategy};
 use super::{Policy, conservative, easy, fpfs, grid, pinned};
 use crate::model::Platform;
 use crate::sched::{
@@ -147,6 +148,30 @@ pub static POLICIES: &[PolicyEntry] = &[
         },
     },
     PolicyEntry {
+        name: PolicyName::new("cbs"),
+        summary: "chunk big small: FCFS, at least 75 % of a job's tasks on one \
+                  cluster, the rest elsewhere",
+        params: &[],
+        label: |_| "CBS (chunk big small)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Cbs, s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::new("jpr"),
+        summary: "job preferences on resources: FCFS, the most powerful free \
+                  processors, co-allocating when needed",
+        params: &[],
+        label: |_| "JPR (most powerful processors)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Jpr, s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::new("pas"),
+        summary: "package allocation: the queued jobs that fit the free \
+                  processors, placed together by one mixed-integer program",
+        params: &[],
+        label: |_| "PAS (package + MIP allocation)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
+    },
+    PolicyEntry {
         name: PolicyName::Grid1,
         summary: "two-site grid, approach 1: a gang runs on one site; a FIFO \
                   queue per processor, local jobs backfill behind a waiting gang",
@@ -202,6 +227,15 @@ const GRID_PARAMS: &[Param] = &[
         kind: ParamKind::Choice {
             values: &["lowest", "idle-first", "random"],
             default: "lowest",
+        },
+    },
+    Param {
+        key: "wide",
+        title: "wide",
+        hint: "a gang no site holds: split on empty queues or only on idle",
+        kind: ParamKind::Choice {
+            values: &["queues", "idle"],
+            default: "queues",
         },
     },
 ];

@@ -21,8 +21,18 @@
 //!   the first later local job in the queue meeting the same condition
 //!   backfills.
 //!
+//! * A gang no single site can hold (wider than every site, or asking for
+//!   components on several clusters: never in the paper, common on other
+//!   platforms) is split over sites under both approaches, with the
+//!   overhead: at once on idle processors of several sites if there are
+//!   enough; else, by the `wide` rule, on empty queues of several sites
+//!   (`queues`, the default: the step-1 rule over sites) or only when
+//!   enough processors are idle at once (`idle`). It is never dropped.
+//!
 //! The policy keeps the queues itself; the engine's queue holds every job
-//! not yet started, in arrival order. Open readings are [`GridRules`].
+//! not yet started, in arrival order. Running jobs are read back from the
+//! view at each decision, so the policy also takes over a platform another
+//! policy left running (a policy switch). Open readings are [`GridRules`].
 //! A split gang takes the idle processors of the site with most of them
 //! first; one that fits in one site there is not split (no overhead).
 
@@ -30,7 +40,8 @@ use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemVie
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
 use crate::sched::{
-    Abort, ElapsedReading, GridRules, IdleReading, JobState, PolicyName, QueuePick,
+    Abort, ElapsedReading, GridRules, IdleReading, JobState, JobView, PolicyName, QueuePick,
+    WideRule,
 };
 use crate::workload::rng::stream_number;
 use rand::RngExt;
@@ -60,12 +71,15 @@ struct Proc {
     queue: VecDeque<Entry>,
 }
 
-/// A gang dispatched to a site, waiting for its processors.
+/// Processors per site, in the order of a job's assignment.
+type Parts = Vec<(usize, Vec<u32>)>;
+
+/// A gang dispatched to empty queues (of one site, or of several for a
+/// gang no site holds), waiting for their processors.
 #[derive(Clone, Debug)]
 struct Dispatched {
     key: JobKey,
-    site: usize,
-    procs: Vec<u32>,
+    parts: Parts,
 }
 
 /// What the console shows of one processor.
@@ -87,6 +101,11 @@ pub struct Grid {
     dispatched: Vec<Dispatched>,
     /// The first arrival number not yet seen.
     seen: u64,
+    /// The view's `queue_edits` at the last decision: when it moves, a job
+    /// may be back in the queue and the queue is read again whole.
+    edits: u64,
+    /// Processors in the largest site.
+    largest: usize,
     rng: Option<ChaCha8Rng>,
 }
 
@@ -100,6 +119,8 @@ impl Grid {
             grid_queue: Vec::new(),
             dispatched: Vec::new(),
             seen: 0,
+            edits: 0,
+            largest: 0,
             rng: None,
         }
     }
@@ -154,6 +175,88 @@ impl Grid {
             .collect()
     }
 
+    /// Idle processors of every site.
+    fn idle_all(&self) -> Vec<Vec<u32>> {
+        (0..self.sites.len()).map(|s| self.idle_procs(s)).collect()
+    }
+
+    /// Empty queues of every site.
+    fn empty_all(&self) -> Vec<Vec<u32>> {
+        (0..self.sites.len())
+            .map(|s| self.empty_queues(s))
+            .collect()
+    }
+
+    /// Whether one site can hold the gang: it asks for one component, or
+    /// leaves its split to the policy and is no wider than the largest site.
+    fn one_site(&self, j: &JobView) -> bool {
+        match j.components.len() {
+            0 => j.size as usize <= self.largest,
+            1 => true,
+            _ => false,
+        }
+    }
+
+    /// Where a gang's tasks go given each site's available processors
+    /// (`avail`): a flexible gang takes those of the site with most of them
+    /// first (one part when a site suffices), a gang asking for components
+    /// puts its widest on the site with most available, and so on (sorted
+    /// matching: it finds a placement whenever one exists). Parts are in
+    /// the order of the job's assignment; `None` if there is no room.
+    fn assign(j: &JobView, avail: &[Vec<u32>]) -> Option<Parts> {
+        let mut order: Vec<usize> = (0..avail.len()).collect();
+        order.sort_by_key(|&s| (std::cmp::Reverse(avail[s].len()), s));
+        if j.components.is_empty() {
+            let n = j.size as usize;
+            if avail.iter().map(|v| v.len()).sum::<usize>() < n {
+                return None;
+            }
+            let mut left = n;
+            let mut parts = Vec::new();
+            for s in order {
+                if left == 0 {
+                    break;
+                }
+                let take = left.min(avail[s].len());
+                if take > 0 {
+                    parts.push((s, avail[s][..take].to_vec()));
+                    left -= take;
+                }
+            }
+            parts.sort_by_key(|(s, _)| *s);
+            return Some(parts);
+        }
+        let mut comps: Vec<usize> = (0..j.components.len()).collect();
+        comps.sort_by_key(|&i| (std::cmp::Reverse(j.components[i]), i));
+        if comps.len() > order.len() {
+            return None;
+        }
+        let mut parts: Vec<(usize, Vec<u32>)> = vec![(0, Vec::new()); comps.len()];
+        for (&i, &s) in comps.iter().zip(&order) {
+            let w = j.components[i] as usize;
+            if avail[s].len() < w {
+                return None;
+            }
+            parts[i] = (s, avail[s][..w].to_vec());
+        }
+        Some(parts)
+    }
+
+    /// A placement of a gang on empty queues of several sites, the queues
+    /// of each site picked by the `empty_queues` rule.
+    fn assign_queues(&mut self, j: &JobView) -> Option<Parts> {
+        let parts = Self::assign(j, &self.empty_all())?;
+        Some(
+            parts
+                .into_iter()
+                .map(|(s, ps)| {
+                    let empty = self.empty_queues(s);
+                    (s, self.pick_queues(s, empty, ps.len()))
+                })
+                .collect(),
+        )
+    }
+
     /// When the job on a processor ends, as the rules let the policy know.
     fn end_of(&self, view: &SystemView<'_>, e: &Exec) -> SimTime {
         match view.jobs.get(e.key.0) {
@@ -170,12 +273,21 @@ impl Grid {
     /// The time until a dispatched gang's processors are all idle.
     fn elapsed(&self, view: &SystemView<'_>, g: usize) -> SimTime {
         let d = &self.dispatched[g];
-        d.procs
+        d.parts
             .iter()
-            .filter_map(|&p| self.sites[d.site][p as usize].exec.as_ref())
+            .flat_map(|(s, ps)| ps.iter().map(move |&p| (*s, p)))
+            .filter_map(|(s, p)| self.sites[s][p as usize].exec.as_ref())
             .map(|e| self.end_of(view, e).max(view.now) - view.now)
             .max()
             .unwrap_or(SimTime::ZERO)
+    }
+
+    /// Whether every processor of these parts is free of a running job.
+    fn all_free(&self, parts: &Parts) -> bool {
+        parts.iter().all(|(s, ps)| {
+            ps.iter()
+                .all(|&p| self.sites[*s][p as usize].exec.is_none())
+        })
     }
 
     fn threshold(&self) -> SimTime {
@@ -285,25 +397,33 @@ impl Grid {
         empty
     }
 
-    /// Sends a gang's tasks to `n` empty queues of `site`; it starts at once
-    /// if their processors are all idle.
-    fn dispatch(&mut self, view: &SystemView<'_>, key: JobKey, site: usize, out: &mut Vec<Start>) {
+    /// Sends a gang's tasks to `n` empty queues of `site`.
+    fn dispatch_site(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        site: usize,
+        out: &mut Vec<Start>,
+    ) {
         let n = view.job(key).size as usize;
         let empty = self.empty_queues(site);
         let procs = self.pick_queues(site, empty, n);
-        if procs
-            .iter()
-            .all(|&p| self.sites[site][p as usize].exec.is_none())
-        {
-            self.run_gang(view, key, vec![(site, procs)], out);
+        self.dispatch(view, key, vec![(site, procs)], out);
+    }
+
+    /// Puts a gang's tasks on these empty queues; it starts at once if
+    /// their processors are all free.
+    fn dispatch(&mut self, view: &SystemView<'_>, key: JobKey, parts: Parts, out: &mut Vec<Start>) {
+        if self.all_free(&parts) {
+            self.run_gang(view, key, parts, out);
             return;
         }
-        for &p in &procs {
-            self.sites[site][p as usize]
-                .queue
-                .push_back(Entry::Gang(key));
+        for (s, ps) in &parts {
+            for &p in ps {
+                self.sites[*s][p as usize].queue.push_back(Entry::Gang(key));
+            }
         }
-        self.dispatched.push(Dispatched { key, site, procs });
+        self.dispatched.push(Dispatched { key, parts });
     }
 
     /// A site chosen at random among those that pass `ok`.
@@ -319,43 +439,33 @@ impl Grid {
         }
     }
 
-    /// Approach 2's split: the idle processors of the site with most of
-    /// them first (lower site on ties), then the next; `None` if all
-    /// sites together have too few.
-    fn split_parts(&self, n: usize) -> Option<Vec<(usize, Vec<u32>)>> {
-        let mut idle: Vec<(usize, Vec<u32>)> = (0..self.sites.len())
-            .map(|s| (s, self.idle_procs(s)))
-            .collect();
-        if idle.iter().map(|(_, v)| v.len()).sum::<usize>() < n {
-            return None;
-        }
-        idle.sort_by_key(|(s, v)| (std::cmp::Reverse(v.len()), *s));
-        let mut left = n;
-        let mut parts = Vec::new();
-        for (s, mut v) in idle {
-            if left == 0 {
-                break;
-            }
-            v.truncate(left);
-            left -= v.len();
-            if !v.is_empty() {
-                parts.push((s, v));
-            }
-        }
-        parts.sort_by_key(|(s, _)| *s);
-        Some(parts)
-    }
-
     /// A gang arrives at the grid scheduler.
     fn gang_arrives(&mut self, view: &SystemView<'_>, key: JobKey, out: &mut Vec<Start>) {
-        let n = view.job(key).size as usize;
+        let j = view.job(key);
+        let n = j.size as usize;
+        if !self.one_site(j) {
+            if let Some(parts) = Self::assign(j, &self.idle_all()) {
+                self.run_gang(view, key, parts, out);
+            } else if let Some(parts) = (self.rules.wide == WideRule::Queues)
+                .then(|| self.assign_queues(j))
+                .flatten()
+            {
+                self.dispatch(view, key, parts, out);
+            } else {
+                self.grid_queue.push(key);
+            }
+            return;
+        }
         if let Some(site) = self.random_site(|g, s| g.idle_procs(s).len() >= n) {
             let procs = self.idle_procs(site);
             let procs = procs[..n].to_vec();
             self.run_gang(view, key, vec![(site, procs)], out);
         } else if let Some(site) = self.random_site(|g, s| g.empty_queues(s).len() >= n) {
-            self.dispatch(view, key, site, out);
-        } else if let Some(parts) = self.split.then(|| self.split_parts(n)).flatten() {
+            self.dispatch_site(view, key, site, out);
+        } else if let Some(parts) = (self.split && j.components.is_empty())
+            .then(|| Self::assign(j, &self.idle_all()))
+            .flatten()
+        {
             self.run_gang(view, key, parts, out);
         } else {
             self.grid_queue.push(key);
@@ -421,17 +531,19 @@ impl Grid {
             }
             Some(Entry::Gang(k)) => {
                 let g = self.dispatched_index(k);
-                let ready = self.dispatched[g]
-                    .procs
-                    .iter()
-                    .all(|&q| self.sites[site][q as usize].exec.is_none());
-                if ready {
+                if self.all_free(&self.dispatched[g].parts) {
                     let d = self.dispatched.remove(g);
-                    for &q in &d.procs {
-                        let front = self.sites[site][q as usize].queue.pop_front();
-                        debug_assert_eq!(front, Some(Entry::Gang(k)), "a gang heads its queues");
+                    for (s, ps) in &d.parts {
+                        for &q in ps {
+                            let front = self.sites[*s][q as usize].queue.pop_front();
+                            debug_assert_eq!(
+                                front,
+                                Some(Entry::Gang(k)),
+                                "a gang heads its queues"
+                            );
+                        }
                     }
-                    self.run_gang(view, k, vec![(site, d.procs)], out);
+                    self.run_gang(view, k, d.parts, out);
                     return;
                 }
                 let limit = self.elapsed(view, g) + self.threshold();
@@ -453,11 +565,12 @@ impl Grid {
     }
 
     /// The largest gang of the grid queue (oldest on ties) that passes `ok`.
-    fn largest(&self, view: &SystemView<'_>, ok: impl Fn(u32) -> bool) -> Option<usize> {
+    fn largest(&self, view: &SystemView<'_>, ok: impl Fn(&JobView) -> bool) -> Option<usize> {
         let mut best: Option<(u32, usize)> = None;
         for (i, &k) in self.grid_queue.iter().enumerate() {
-            let n = view.job(k).size;
-            if ok(n) && best.is_none_or(|(b, _)| n > b) {
+            let j = view.job(k);
+            let n = j.size;
+            if best.is_none_or(|(b, _)| n > b) && ok(j) {
                 best = Some((n, i));
             }
         }
@@ -467,33 +580,138 @@ impl Grid {
     /// The grid queue search after a queue was left empty.
     fn search(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         while !self.grid_queue.is_empty() {
-            let most_empty = (0..self.sites.len())
-                .map(|s| self.empty_queues(s).len())
-                .max()
-                .unwrap_or(0) as u32;
-            if let Some(i) = self.largest(view, |n| n <= most_empty) {
+            // Step 1: a site with enough empty queues (for a gang no site
+            // holds, under `wide = "queues"`: enough over several sites).
+            let empty = self.empty_all();
+            let most_empty = empty.iter().map(|v| v.len()).max().unwrap_or(0);
+            let queues_wide = self.rules.wide == WideRule::Queues;
+            let step1 = self.largest(view, |j| {
+                if self.one_site(j) {
+                    j.size as usize <= most_empty
+                } else {
+                    queues_wide && Self::assign(j, &empty).is_some()
+                }
+            });
+            if let Some(i) = step1 {
                 let key = self.grid_queue.remove(i);
-                let n = view.job(key).size as usize;
-                let site = self
-                    .random_site(|g, s| g.empty_queues(s).len() >= n)
-                    .expect("a site has the empty queues");
-                self.dispatch(view, key, site, out);
+                let j = view.job(key);
+                if self.one_site(j) {
+                    let n = j.size as usize;
+                    let site = self
+                        .random_site(|g, s| g.empty_queues(s).len() >= n)
+                        .expect("a site has the empty queues");
+                    self.dispatch_site(view, key, site, out);
+                } else {
+                    let parts = self
+                        .assign_queues(j)
+                        .expect("the sites have the empty queues");
+                    self.dispatch(view, key, parts, out);
+                }
                 continue;
             }
-            if self.split {
-                let idle: u32 = (0..self.sites.len())
-                    .map(|s| self.idle_procs(s).len() as u32)
-                    .sum();
-                if let Some(i) = self.largest(view, |n| n <= idle) {
-                    let key = self.grid_queue.remove(i);
-                    let parts = self
-                        .split_parts(view.job(key).size as usize)
-                        .expect("enough idle processors");
-                    self.run_gang(view, key, parts, out);
-                    continue;
+            // Step 2 (approach 2, and any gang no site holds): enough idle
+            // processors over the sites.
+            let idle = self.idle_all();
+            let total: usize = idle.iter().map(|v| v.len()).sum();
+            let step2 = self.largest(view, |j| {
+                if self.one_site(j) {
+                    self.split && j.components.is_empty() && j.size as usize <= total
+                } else {
+                    Self::assign(j, &idle).is_some()
                 }
+            });
+            if let Some(i) = step2 {
+                let key = self.grid_queue.remove(i);
+                let parts = Self::assign(view.job(key), &idle).expect("enough idle processors");
+                self.run_gang(view, key, parts, out);
+                continue;
             }
             break;
+        }
+    }
+
+    /// Reads the running jobs back from the view: processors whose job has
+    /// left are `freed`; processors a job runs on that the policy did not
+    /// start (another policy's, before a switch) are taken as busy; a job
+    /// the policy started that is still queued (the engine refused the
+    /// start) goes to `retry`, to be placed again.
+    fn sync(
+        &mut self,
+        view: &SystemView<'_>,
+        freed: &mut Vec<(usize, usize)>,
+        retry: &mut Vec<JobKey>,
+    ) {
+        for (s, site) in self.sites.iter_mut().enumerate() {
+            for (p, pr) in site.iter_mut().enumerate() {
+                let Some(e) = pr.exec else { continue };
+                let j = view.jobs.get(e.key.0).filter(|j| j.arrival == e.arrival);
+                if j.is_some_and(|j| j.state == JobState::Running) {
+                    continue;
+                }
+                if j.is_some_and(|j| j.state == JobState::Queued) && !retry.contains(&e.key) {
+                    retry.push(e.key);
+                }
+                pr.exec = None;
+                freed.push((s, p));
+            }
+        }
+        for &k in view.running {
+            let j = view.job(k);
+            for (&(c, _), ps) in j.assignment.iter().zip(&j.processors) {
+                let Some(site) = self.sites.get_mut(c as usize) else {
+                    continue;
+                };
+                for &p in ps {
+                    let Some(pr) = site.get_mut(p as usize) else {
+                        continue;
+                    };
+                    if pr.exec.is_none_or(|e| e.key != k || e.arrival != j.arrival) {
+                        pr.exec = Some(Exec {
+                            key: k,
+                            arrival: j.arrival,
+                            planned_end: j.estimated_end,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queued jobs the policy holds nowhere (back in the queue after an
+    /// abort, or left by a refused start).
+    fn untracked(&self, view: &SystemView<'_>) -> Vec<JobKey> {
+        let mut held = std::collections::HashSet::new();
+        for site in &self.sites {
+            for pr in site {
+                for e in &pr.queue {
+                    let (Entry::Local(k) | Entry::Gang(k)) = *e;
+                    held.insert(view.job(k).arrival);
+                }
+            }
+        }
+        for &k in &self.grid_queue {
+            held.insert(view.job(k).arrival);
+        }
+        view.queue
+            .iter()
+            .copied()
+            .filter(|&k| {
+                let a = view.job(k).arrival;
+                a < self.seen && !held.contains(&a)
+            })
+            .collect()
+    }
+
+    /// A job comes to the grid: a local job to its site, a gang to the
+    /// grid scheduler.
+    fn arrives(&mut self, view: &SystemView<'_>, k: JobKey, out: &mut Vec<Start>) {
+        let j = view.job(k);
+        match j.home {
+            Some(site) if (site as usize) < self.sites.len() && j.size == 1 => {
+                self.local_arrives(view, k, site as usize, out)
+            }
+            _ if j.size == 1 && self.sites.len() == 1 => self.local_arrives(view, k, 0, out),
+            _ => self.gang_arrives(view, k, out),
         }
     }
 }
@@ -514,20 +732,17 @@ impl Policy for Grid {
                 .iter()
                 .map(|c| vec![Proc::default(); c.processors as usize])
                 .collect();
+            self.largest = self.sites.iter().map(Vec::len).max().unwrap_or(0);
         }
         // Jobs that have left free their processors.
         let mut freed = Vec::new();
-        for (s, site) in self.sites.iter_mut().enumerate() {
-            for (p, pr) in site.iter_mut().enumerate() {
-                if let Some(e) = pr.exec {
-                    let alive = view
-                        .jobs
-                        .get(e.key.0)
-                        .is_some_and(|j| j.arrival == e.arrival && j.state == JobState::Running);
-                    if !alive {
-                        pr.exec = None;
-                        freed.push((s, p));
-                    }
+        let mut retry = Vec::new();
+        self.sync(view, &mut freed, &mut retry);
+        if view.queue_edits != self.edits {
+            self.edits = view.queue_edits;
+            for k in self.untracked(view) {
+                if !retry.contains(&k) {
+                    retry.push(k);
                 }
             }
         }
@@ -547,19 +762,16 @@ impl Policy for Grid {
         {
             self.search(view, out);
         }
-        // New arrivals, in arrival order.
+        // Jobs to place again, then new arrivals, in arrival order.
+        retry.sort_by_key(|k| view.job(*k).arrival);
+        for k in retry {
+            self.arrives(view, k, out);
+        }
         let seen = self.seen;
         let from = view.queue.partition_point(|k| view.job(*k).arrival < seen);
         for &k in &view.queue[from..] {
-            let j = view.job(k);
-            self.seen = j.arrival + 1;
-            match j.home {
-                Some(site) if (site as usize) < self.sites.len() => {
-                    self.local_arrives(view, k, site as usize, out)
-                }
-                _ if j.size == 1 && self.sites.len() == 1 => self.local_arrives(view, k, 0, out),
-                _ => self.gang_arrives(view, k, out),
-            }
+            self.seen = view.job(k).arrival + 1;
+            self.arrives(view, k, out);
         }
     }
 

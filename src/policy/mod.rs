@@ -7,10 +7,12 @@
 
 pub mod backfill;
 pub mod catalog;
+pub mod coalloc;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
 pub mod grid;
+pub mod package_mip;
 pub mod pinned;
 pub mod placement;
 pub mod profile;

@@ -350,6 +350,7 @@ pub struct GridRules {
     pub idle: IdleReading,
     pub elapsed: ElapsedReading,
     pub empty_queues: QueuePick,
+    pub wide: WideRule,
 }
 
 impl GridRules {
@@ -379,6 +380,10 @@ impl GridRules {
                 "random" => QueuePick::Random,
                 _ => QueuePick::Lowest,
             },
+            wide: match text("wide") {
+                "idle" => WideRule::Idle,
+                _ => WideRule::Queues,
+            },
         }
     }
 
@@ -402,6 +407,11 @@ impl GridRules {
         m.insert("idle".into(), ParamValue::Text(idle.into()));
         m.insert("elapsed".into(), ParamValue::Text(elapsed.into()));
         m.insert("empty_queues".into(), ParamValue::Text(pick.into()));
+        let wide = match self.wide {
+            WideRule::Queues => "queues",
+            WideRule::Idle => "idle",
+        };
+        m.insert("wide".into(), ParamValue::Text(wide.into()));
         m
     }
 }
@@ -439,4 +449,23 @@ pub enum QueuePick {
     IdleFirst,
     /// Uniformly at random.
     Random,
+}
+
+/// How a gang no single site can hold is run (wider than every site, or
+/// asking for components on several clusters). The paper never has one
+/// (its gangs fit a site); on other platforms such a gang is always split
+/// over sites, under both approaches, and pays the split overhead.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WideRule {
+    /// As a site's gang does in step 1, over sites: it starts at once on
+    /// idle processors of several sites if there are enough, else its tasks
+    /// take empty queues over several sites (most empty first) and it
+    /// starts when all those processors are idle; else it waits in the
+    /// grid queue.
+    #[default]
+    Queues,
+    /// It starts only when enough processors are idle over the sites at
+    /// once (step 2's rule, whatever the approach); until then it waits in
+    /// the grid queue and claims nothing.
+    Idle,
 }

@@ -184,6 +184,7 @@ impl Iterator for GridWorkload {
             user: None,
             injected: false,
             home: (!gang).then_some(i as ClusterIdx),
+            comm: None,
         })
     }
 }
