@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod console;
 pub mod engine;
+pub mod grid_study;
 pub mod metrics;
 pub mod model;
 pub mod plot;

@@ -37,6 +37,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             estimate: None,
             user: None,
             injected: false,
+            home: None,
             comm: None,
         };
         std::iter::once(blocker)
@@ -51,6 +52,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     estimate: None,
                     user: None,
                     injected: false,
+                    home: None,
                     comm: None,
                 }
             }))

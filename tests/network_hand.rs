@@ -22,6 +22,7 @@ fn platform(g0: f64, g1: f64) -> Platform {
                 speed: g1,
             },
         ],
+        split_overhead: 0.0,
         network: Some(Network {
             abw: vec![1.0, 1.0],
         }),
@@ -40,6 +41,7 @@ fn job(id: u64, submit: i64, runtime: i64, sigma: f64) -> JobSpec {
         estimate: None,
         user: None,
         injected: false,
+        home: None,
         comm: Some(CommNeed { pnbw: 0.75, sigma }),
     }
 }

@@ -32,6 +32,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
                 speed,
             })
             .collect(),
+        split_overhead: 0.0,
         network: None,
     })
 }
@@ -66,6 +67,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 estimate: Some(SimTime::from_secs(est as i64)),
                 user: None,
                 injected: false,
+                home: None,
                 comm: None,
             }
         })
@@ -361,6 +363,7 @@ fn one_cluster(n: u32) -> Platform {
             processors: n,
             speed: 1.0,
         }],
+        split_overhead: 0.0,
         network: None,
     }
 }

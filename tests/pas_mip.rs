@@ -21,6 +21,7 @@ fn platform(gamma: [f64; 4], abw: f64) -> Platform {
                 speed: g,
             })
             .collect(),
+        split_overhead: 0.0,
         network: Some(Network { abw: vec![abw; 4] }),
     }
 }

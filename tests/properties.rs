@@ -25,6 +25,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
                 speed,
             })
             .collect(),
+        split_overhead: 0.0,
         network: None,
     })
 }
@@ -55,6 +56,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 estimate: Some(SimTime::from_secs(rt as i64 * 2)),
                 user: None,
                 injected: false,
+                home: None,
                 comm: None,
             }
         })

@@ -161,6 +161,7 @@ impl Engine {
                             estimate: h.trace_estimate,
                             user: job.user,
                             injected: job.injected,
+                            home: None,
                             comm: job.comm,
                         });
                     }
@@ -234,6 +235,7 @@ impl Engine {
             estimate: j.estimate.map(SimTime::from_secs_f64),
             user: None,
             injected: true,
+            home: None,
             comm: None,
         })
     }

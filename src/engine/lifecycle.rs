@@ -43,6 +43,8 @@ impl Engine {
             estimated_end: SimTime::ZERO,
             jumped_ahead: false,
             requeues: 0,
+            home: spec.home,
+            known_end: None,
             comm: spec.comm,
         }));
         if self.hidden.len() <= key.0 {
@@ -62,6 +64,9 @@ impl Engine {
         h.stamp = stamp;
         let left = SimTime((h.remaining / job.rate).ceil() as i64);
         let at = self.now.saturating_add(left);
+        self.jobs[key.0].known_end = self.policy.sees_running_ends().then_some(at);
+        let job = &self.jobs[key.0];
+        let h = &mut self.hidden[key.0];
         // The estimate runs out before the work is done: the policy must
         // hear of it then (and the overrun setting applies).
         let expires = job.estimated_end;

@@ -163,6 +163,7 @@ macro_rules! system_view {
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
             reservations: &$e.reservations,
+            seed: $e.seed,
         }
     };
 }
@@ -217,6 +218,7 @@ pub struct Engine {
     stale: usize,
     /// The last decision refused, for the console's message line.
     last_refusal: Option<(SimTime, Refusal)>,
+    seed: u64,
     /// Running jobs' rates are to be recomputed from the links (a job
     /// started or ended, or a link changed, on a platform with a network).
     rates_stale: bool,
@@ -287,6 +289,7 @@ impl Engine {
             next_stamp: 1,
             stale: 0,
             last_refusal: None,
+            seed: config.seed,
             rates_stale: false,
             reservations: Vec::new(),
             next_reservation: 0,
@@ -576,6 +579,19 @@ impl Engine {
     /// The last decision the engine refused, with its time.
     pub fn last_refusal(&self) -> Option<&(SimTime, Refusal)> {
         self.last_refusal.as_ref()
+    }
+
+    /// Processor-seconds held so far by the jobs running now (their
+    /// current runs): with the ended jobs' records, a run's busy time
+    /// when it is cut short.
+    pub fn running_held(&self) -> f64 {
+        self.running
+            .iter()
+            .map(|k| {
+                let j = &self.jobs[k.0];
+                j.size as f64 * (self.now - j.start).as_secs_f64()
+            })
+            .sum()
     }
 
     /// Free processors per cluster.

@@ -15,6 +15,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         estimate: None,
         user: None,
         injected: false,
+        home: None,
         comm: None,
     }
 }
@@ -90,6 +91,7 @@ fn fpfs_unlimited_lets_everything_that_fits_jump() {
 
 fn uneven() -> Platform {
     Platform {
+        split_overhead: 0.0,
         clusters: vec![
             Cluster {
                 name: "big".into(),
@@ -290,6 +292,7 @@ mod protocol {
             estimate: Some(secs(runtime)),
             user: None,
             injected: false,
+            home: None,
             comm: None,
         }
     }
@@ -495,6 +498,7 @@ mod flexible_split {
             estimate: None,
             user: None,
             injected: false,
+            home: None,
             comm: None,
         };
         let mut e = Engine::with_builder(

@@ -22,6 +22,9 @@ pub struct JobSpec {
     pub user: Option<i64>,
     /// Added by an operator command rather than the workload.
     pub injected: bool,
+    /// The cluster (site) a local job belongs to: it may run there only.
+    /// `None` for jobs any cluster may take.
+    pub home: Option<ClusterIdx>,
     /// What the job asks of the inter-cluster network, if anything (a
     /// job without it computes only: its links never slow it).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -16,6 +16,12 @@ pub struct Cluster {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Platform {
     pub clusters: Vec<Cluster>,
+    /// Extra service a job pays when its tasks span more than one cluster,
+    /// as a fraction of its service time (the two-site grid's 10 % for a
+    /// gang split over both sites); 0 by default. Applied by
+    /// [`crate::sched::rate::job_rate`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub split_overhead: f64,
     /// A star network, one link per cluster to a central switch; `None`
     /// where clusters do not talk to each other at a cost (jobs then run at
     /// the speed of their slowest cluster and nothing else).
@@ -32,6 +38,10 @@ pub struct Network {
     pub abw: Vec<f64>,
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 impl Platform {
     /// `count` identical clusters of `processors` processors at speed 1.
     pub fn uniform(count: usize, processors: u32) -> Platform {
@@ -43,6 +53,7 @@ impl Platform {
                     speed: 1.0,
                 })
                 .collect(),
+            split_overhead: 0.0,
             network: None,
         }
     }

@@ -4,7 +4,7 @@
 //! list: adding a policy is one entry here plus its own file.
 
 use super::coalloc::{CoAlloc, Strategy};
-use super::{Policy, conservative, easy, fpfs, pinned};
+use super::{Policy, conservative, easy, fpfs, grid, pinned};
 use crate::model::Platform;
 use crate::sched::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PolicyBuilder, PolicyName, PolicySpec,
@@ -170,6 +170,73 @@ pub static POLICIES: &[PolicyEntry] = &[
         params: &[],
         label: |_| "PAS (package + MIP allocation)".to_string(),
         build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::Grid1,
+        summary: "two-site grid, approach 1: a gang runs on one site; a FIFO \
+                  queue per processor, local jobs backfill behind a waiting gang",
+        params: GRID_PARAMS,
+        label: |_| "grid approach 1 (one site)".to_string(),
+        build: |s, _| Ok(Box::new(grid::Grid::new(s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::Grid2,
+        summary: "two-site grid, approach 2: as approach 1, and a gang may be \
+                  split over both sites' idle processors (with the overhead)",
+        params: GRID_PARAMS,
+        label: |_| "grid approach 2 (may split)".to_string(),
+        build: |s, _| Ok(Box::new(grid::Grid::new(s.clone()))),
+    },
+];
+
+/// The two-site grid's open readings, the literal one as default.
+const GRID_PARAMS: &[Param] = &[
+    Param {
+        key: "threshold",
+        title: "T",
+        hint: "seconds a backfill may delay a gang",
+        kind: ParamKind::Number {
+            min: 0.0,
+            max: 1e6,
+            step: 0.5,
+            default: 0.0,
+        },
+    },
+    Param {
+        key: "idle",
+        title: "idle",
+        hint: "what the grid scheduler counts as idle",
+        kind: ParamKind::Choice {
+            values: &["not-executing", "unclaimed"],
+            default: "not-executing",
+        },
+    },
+    Param {
+        key: "elapsed",
+        title: "elapsed",
+        hint: "time until a gang starts: exact or estimated",
+        kind: ParamKind::Choice {
+            values: &["exact", "estimated"],
+            default: "exact",
+        },
+    },
+    Param {
+        key: "empty_queues",
+        title: "queues",
+        hint: "which empty queues a gang takes",
+        kind: ParamKind::Choice {
+            values: &["lowest", "idle-first", "random"],
+            default: "lowest",
+        },
+    },
+    Param {
+        key: "wide",
+        title: "wide",
+        hint: "a gang no site holds: split on empty queues or only on idle",
+        kind: ParamKind::Choice {
+            values: &["queues", "idle"],
+            default: "queues",
+        },
     },
 ];
 

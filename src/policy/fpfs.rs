@@ -166,6 +166,7 @@ mod tests {
             queue_edits: 0,
             requeue_expired: false,
             reservations: &[],
+            seed: 0,
         };
         let mut out = Vec::new();
         fpfs.schedule(&view, &mut out);

@@ -11,6 +11,7 @@ pub mod coalloc;
 pub mod conservative;
 pub mod easy;
 pub mod fpfs;
+pub mod grid;
 pub mod package_mip;
 pub mod pinned;
 pub mod placement;

@@ -279,6 +279,7 @@ fn trace_jobs(
                     estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
                     user: j.user,
                     injected: false,
+                    home: None,
                     comm: None,
                 })
                 .collect();
@@ -325,6 +326,7 @@ fn trace_jobs(
         .filter(|(j, _)| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
         .take(first.unwrap_or(usize::MAX));
     let trace_platform = || Platform {
+        split_overhead: 0.0,
         clusters: vec![Cluster {
             name,
             processors: trace_procs,
@@ -496,6 +498,7 @@ fn clusters_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
             Ok(Platform::uniform(count, procs))
         }
         (None, false) => Ok(Platform {
+            split_overhead: 0.0,
             clusters: sec
                 .clusters
                 .iter()
@@ -779,6 +782,7 @@ fn inline_job(
         estimate: job.estimate.map(|e| SimTime::from_secs_f64(e.0)),
         user: job.user,
         injected: false,
+        home: None,
         comm: None,
     })
 }

@@ -20,7 +20,8 @@ pub mod spec;
 
 pub use reserve::{ReservationView, Reserve};
 pub use spec::{
-    BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
+    BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
+    PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
 };
 
 use crate::model::{ClusterIdx, Platform, SimTime};
@@ -80,6 +81,11 @@ pub struct JobView {
     pub jumped_ahead: bool,
     /// Times the job was aborted and requeued.
     pub requeues: u32,
+    /// The cluster (site) a local job belongs to, from the workload.
+    pub home: Option<ClusterIdx>,
+    /// When the running job will end, for a policy that models a system
+    /// where that is known ([`Policy::sees_running_ends`]); else `None`.
+    pub known_end: Option<SimTime>,
     /// Its need of the inter-cluster network, if any (see [`rate`]).
     pub comm: Option<crate::model::CommNeed>,
 }
@@ -104,6 +110,9 @@ pub struct SystemView<'a> {
     /// The advance reservations the engine holds (granted, not yet over),
     /// in the order they were granted; empty on runs without any.
     pub reservations: &'a [ReservationView],
+    /// The run's seed, for a policy that draws random choices (its own
+    /// stream, so that the workload's numbers do not move).
+    pub seed: u64,
 }
 
 impl JobView {
@@ -347,6 +356,14 @@ pub trait Policy: Send {
     /// extra processors), for the console; `None` for other policies.
     fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
         None
+    }
+
+    /// Whether the policy models a system where the end of every running
+    /// job is known (the two-site grid's backfilling needs "the exact time
+    /// all resources will be free"): the engine then fills
+    /// [`JobView::known_end`] of running jobs.
+    fn sees_running_ends(&self) -> bool {
+        false
     }
 
     /// A time at which the policy must decide again even if nothing else

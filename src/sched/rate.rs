@@ -6,17 +6,25 @@ use super::Assignment;
 use crate::model::{Platform, SimTime};
 
 /// The rate of a job placed on `assignment`: the slowest speed among its
-/// clusters (a co-allocated job waits for its slowest part). 1 for an
-/// empty assignment or a speed that is not a positive number.
+/// clusters (a co-allocated job waits for its slowest part), divided by
+/// `1 + split_overhead` when it spans more than one cluster (a gang split
+/// over two sites runs that much longer). 1 for an empty assignment or a
+/// speed that is not a positive number.
 pub fn job_rate(platform: &Platform, assignment: &Assignment) -> f64 {
     let speed = assignment
         .iter()
         .map(|&(c, _)| platform.clusters[c as usize].speed)
         .fold(f64::INFINITY, f64::min);
-    if speed.is_finite() && speed > 0.0 {
+    let speed = if speed.is_finite() && speed > 0.0 {
         speed
     } else {
         1.0
+    };
+    let o = platform.split_overhead;
+    if assignment.len() > 1 && o > 0.0 && o.is_finite() {
+        speed / (1.0 + o)
+    } else {
+        speed
     }
 }
 

@@ -126,6 +126,7 @@ mod tests {
                     speed: s,
                 })
                 .collect(),
+            split_overhead: 0.0,
             network: Some(Network {
                 abw: vec![1.0, 1.0],
             }),

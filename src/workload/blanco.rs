@@ -172,6 +172,7 @@ impl Iterator for BlancoWorkload {
             estimate: None,
             user: None,
             injected: false,
+            home: None,
             comm: Some(CommNeed {
                 pnbw: pnbw_of(self.p.bsbw, size),
                 sigma,

@@ -37,3 +37,12 @@ pub fn replication_seed(seed: u64, r: u32) -> u64 {
         z ^ (z >> 31)
     }
 }
+
+/// The generator numbered `number` under `seed`, for workloads with many
+/// streams of their own (the two-site grid: three per arrival stream,
+/// numbered from 16 so as not to meet a [`Purpose`]).
+pub fn stream_number(seed: u64, number: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(number);
+    rng
+}

@@ -1,0 +1,180 @@
+//! Runs of the two-site grid the way its paper runs them: each run ends
+//! when a number of jobs (120,000) have completed, and each point is the
+//! mean over replications with a 95 % confidence half-width.
+//!
+//! Figures: RT and SLD of local jobs; WRT and WSLD of gangs, each gang
+//! weighted by its size (the paper's equations 5 and 6); the share of
+//! gangs that arrived and finished by the end of the run; processor
+//! utilization (busy processor-time over all processors' time, the jobs
+//! still running at the end counted up to then). A gang's slowdown divides
+//! its response time by the time it held its processors, so a split
+//! gang's overhead is part of its service.
+
+use crate::engine::{Engine, EngineConfig};
+use crate::metrics::Replicated;
+use crate::model::Platform;
+use crate::sched::{GridRules, PolicyName, PolicySpec};
+use crate::workload::estimates::EstimateModel;
+use crate::workload::grid::{GangService, GangSizes, GridParams, GridWorkload};
+use crate::workload::rng::replication_seed;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// One point of the study.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridPoint {
+    pub per_site: u32,
+    pub workload: GridParams,
+    pub approach: PolicyName,
+    /// E, in percent.
+    pub error_percent: f64,
+    pub rules: GridRules,
+    pub split_overhead: f64,
+    /// The run ends when this many jobs have completed.
+    pub completed: u64,
+}
+
+impl GridPoint {
+    /// The paper's setting at local rate `lambda`.
+    pub fn paper(lambda: f64, approach: PolicyName, error_percent: f64, sizes: GangSizes) -> Self {
+        GridPoint {
+            per_site: 16,
+            workload: GridParams {
+                local_rate: lambda,
+                gang_sizes: sizes,
+                ..GridParams::default()
+            },
+            approach,
+            error_percent,
+            rules: GridRules::default(),
+            split_overhead: 0.1,
+            completed: 120_000,
+        }
+    }
+
+    pub fn with_service(mut self, s: GangService) -> Self {
+        self.workload.gang_service = s;
+        self
+    }
+}
+
+/// The figures of one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct GridFigures {
+    pub rt: f64,
+    pub sld: f64,
+    pub wrt: f64,
+    pub wsld: f64,
+    pub gangs_finished_pct: f64,
+    pub utilization: f64,
+    /// Jobs started ahead of a waiting gang (backfilled locals).
+    pub backfilled: u64,
+}
+
+/// Runs one replication of `point` under `seed`.
+pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
+    let mut platform = Platform::uniform(point.workload.sites as usize, point.per_site);
+    platform.split_overhead = point.split_overhead;
+    let policy = PolicySpec {
+        name: point.approach,
+        params: point.rules.to_params(),
+        ..PolicySpec::default()
+    };
+    let estimates = if point.error_percent > 0.0 {
+        EstimateModel::uniform_error(point.error_percent)
+    } else {
+        EstimateModel::exact()
+    };
+    let config = EngineConfig {
+        seed,
+        estimates,
+        ..EngineConfig::default()
+    };
+    let source = GridWorkload::new(point.workload.clone(), seed);
+    let mut engine =
+        Engine::new(platform, Box::new(source), &policy, config).expect("grid policy builds");
+    let (mut n_local, mut rt, mut sld) = (0u64, 0.0, 0.0);
+    let (mut w, mut wrt, mut wsld, mut gangs_done) = (0.0, 0.0, 0.0, 0u64);
+    let mut held = 0.0;
+    let mut done = 0u64;
+    while done < point.completed {
+        if engine.step().is_none() {
+            break;
+        }
+        for r in engine.drain_records() {
+            done += 1;
+            held += r.held;
+            let resp = r.response().as_secs_f64();
+            let service = r.elapsed().as_secs_f64().max(1e-6);
+            // Locals have one task; the workload's gangs have 2 or more.
+            if r.size == 1 {
+                n_local += 1;
+                rt += resp;
+                sld += resp / service;
+            } else {
+                let p = r.size as f64;
+                gangs_done += 1;
+                w += p;
+                wrt += p * resp;
+                wsld += p * resp / service;
+            }
+        }
+    }
+    let end = engine.now().as_secs_f64();
+    let total = point.per_site as f64 * point.workload.sites as f64;
+    held += engine.running_held();
+    let c = engine.counters();
+    // Arrived gangs: all arrivals minus the local ones (finished or not).
+    let arrived_locals = n_local as f64 + local_in_system(&engine);
+    let arrived_gangs = c.arrived as f64 - arrived_locals;
+    GridFigures {
+        rt: rt / n_local.max(1) as f64,
+        sld: sld / n_local.max(1) as f64,
+        wrt: wrt / w.max(1.0),
+        wsld: wsld / w.max(1.0),
+        gangs_finished_pct: 100.0 * gangs_done as f64 / arrived_gangs.max(1.0),
+        utilization: held / (total * end.max(1e-9)),
+        backfilled: c.started_ahead,
+    }
+}
+
+/// Local jobs still queued or running at the end of the run.
+fn local_in_system(engine: &Engine) -> f64 {
+    let s = engine.snapshot();
+    (s.queue.iter().filter(|q| q.size == 1).count()
+        + s.running.iter().filter(|r| r.size == 1).count()) as f64
+}
+
+/// Every figure over replications: mean ± 95 % half-width.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GridSummary {
+    pub replications: usize,
+    pub rt: Replicated,
+    pub sld: Replicated,
+    pub wrt: Replicated,
+    pub wsld: Replicated,
+    pub gangs_finished_pct: Replicated,
+    pub utilization: Replicated,
+    /// Each replication's figures, in seed order (for paired comparisons).
+    pub runs: Vec<GridFigures>,
+}
+
+/// Runs `replications` of `point` from `seed` (replication seeds as the
+/// runner's), in parallel.
+pub fn replicate(point: &GridPoint, seed: u64, replications: u32) -> GridSummary {
+    let runs: Vec<GridFigures> = (0..replications)
+        .into_par_iter()
+        .map(|i| run_once(point, replication_seed(seed, i)))
+        .collect();
+    let col = |f: fn(&GridFigures) -> f64| Replicated::of(&runs.iter().map(f).collect::<Vec<_>>());
+    GridSummary {
+        replications: runs.len(),
+        rt: col(|f| f.rt),
+        sld: col(|f| f.sld),
+        wrt: col(|f| f.wrt),
+        wsld: col(|f| f.wsld),
+        gangs_finished_pct: col(|f| f.gangs_finished_pct),
+        utilization: col(|f| f.utilization),
+        runs,
+    }
+}

@@ -1,0 +1,793 @@
+//! The two-site grid of Dimitriadou and Karatza: a grid scheduler above
+//! sites (clusters) whose processors each serve their own FIFO queue.
+//!
+//! * Local jobs (one task, bound to their `home` site) go to a processor
+//!   where they can start now — its queue empty, or a gang waiting at its
+//!   head and the job's estimate ≤ the time until that gang can start + T
+//!   — chosen at random among those; else to the shortest queue (the job in
+//!   service counts; random among equals).
+//! * Gangs (approach 1): a site with enough idle processors starts the
+//!   gang at once (random site if both); else a site with enough empty
+//!   queues gets one task per empty queue, and the gang starts when all
+//!   those processors are idle; else the gang waits in the grid queue.
+//!   Approach 2 adds: if the idle processors of all sites together suffice,
+//!   the gang is split and starts now (the platform's `split_overhead`
+//!   makes it run longer, through [`crate::sched::rate`]).
+//! * When a job leaves and a queue is left empty, the grid queue is
+//!   searched, largest gang first, oldest on ties: step 1, a site with
+//!   enough empty queues; step 2 (approach 2), enough idle processors over
+//!   all sites; repeated until nothing fits.
+//! * When a processor frees and a gang heads its queue but cannot start,
+//!   the first later local job in the queue meeting the same condition
+//!   backfills.
+//!
+//! * A gang no single site can hold (wider than every site, or asking for
+//!   components on several clusters: never in the paper, common on other
+//!   platforms) is split over sites under both approaches, with the
+//!   overhead: at once on idle processors of several sites if there are
+//!   enough; else, by the `wide` rule, on empty queues of several sites
+//!   (`queues`, the default: the step-1 rule over sites) or only when
+//!   enough processors are idle at once (`idle`). It is never dropped.
+//!
+//! The policy keeps the queues itself; the engine's queue holds every job
+//! not yet started, in arrival order. Running jobs are read back from the
+//! view at each decision, so the policy also takes over a platform another
+//! policy left running (a policy switch). Open readings are [`GridRules`].
+//! A split gang takes the idle processors of the site with most of them
+//! first; one that fits in one site there is not split (no overhead).
+
+use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use crate::model::{ClusterIdx, SimTime};
+use crate::sched::rate::expected_span;
+use crate::sched::{
+    Abort, ElapsedReading, GridRules, IdleReading, JobState, JobView, PolicyName, QueuePick,
+    WideRule,
+};
+use crate::workload::rng::stream_number;
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// An entry of a processor's queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Local(JobKey),
+    /// A task of a gang dispatched to this site (always at the head).
+    Gang(JobKey),
+}
+
+/// The job a processor runs: its slot, arrival and end as planned when it
+/// started (estimate at its rate), for jobs the engine does not show yet.
+#[derive(Clone, Copy, Debug)]
+struct Exec {
+    key: JobKey,
+    arrival: u64,
+    planned_end: SimTime,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Proc {
+    exec: Option<Exec>,
+    queue: VecDeque<Entry>,
+}
+
+/// Processors per site, in the order of a job's assignment.
+type Parts = Vec<(usize, Vec<u32>)>;
+
+/// A gang dispatched to empty queues (of one site, or of several for a
+/// gang no site holds), waiting for their processors.
+#[derive(Clone, Debug)]
+struct Dispatched {
+    key: JobKey,
+    parts: Parts,
+}
+
+/// What the console shows of one processor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcView {
+    pub busy: bool,
+    pub depth: usize,
+    /// The workload id at the head of the queue, and whether it is a gang.
+    pub head: Option<(u64, bool)>,
+}
+
+pub struct Grid {
+    spec: PolicySpec,
+    split: bool,
+    rules: GridRules,
+    sites: Vec<Vec<Proc>>,
+    /// Gangs in the grid queue, in arrival order.
+    grid_queue: Vec<JobKey>,
+    dispatched: Vec<Dispatched>,
+    /// The first arrival number not yet seen.
+    seen: u64,
+    /// The view's `queue_edits` at the last decision: when it moves, a job
+    /// may be back in the queue and the queue is read again whole.
+    edits: u64,
+    /// Processors in the largest site.
+    largest: usize,
+    rng: Option<ChaCha8Rng>,
+}
+
+impl Grid {
+    pub fn new(spec: PolicySpec) -> Grid {
+        Grid {
+            split: spec.name == PolicyName::Grid2,
+            rules: GridRules::from_spec(&spec),
+            spec,
+            sites: Vec::new(),
+            grid_queue: Vec::new(),
+            dispatched: Vec::new(),
+            seen: 0,
+            edits: 0,
+            largest: 0,
+            rng: None,
+        }
+    }
+
+    /// Per site, per processor: busy, queue depth and head.
+    pub fn processors(&self, view: &SystemView<'_>) -> Vec<Vec<ProcView>> {
+        self.sites
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|p| ProcView {
+                        busy: p.exec.is_some(),
+                        depth: p.queue.len(),
+                        head: p.queue.front().map(|e| match *e {
+                            Entry::Local(k) => (view.job(k).id, false),
+                            Entry::Gang(k) => (view.job(k).id, true),
+                        }),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The gangs in the grid queue (id, size), in arrival order.
+    pub fn grid_queue(&self, view: &SystemView<'_>) -> Vec<(u64, u32)> {
+        self.grid_queue
+            .iter()
+            .map(|&k| (view.job(k).id, view.job(k).size))
+            .collect()
+    }
+
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        self.rng.as_mut().expect("seeded at the first decision")
+    }
+
+    fn idle(&self, site: usize, p: usize) -> bool {
+        let pr = &self.sites[site][p];
+        pr.exec.is_none() && (self.rules.idle == IdleReading::NotExecuting || pr.queue.is_empty())
+    }
+
+    fn idle_procs(&self, site: usize) -> Vec<u32> {
+        (0..self.sites[site].len())
+            .filter(|&p| self.idle(site, p))
+            .map(|p| p as u32)
+            .collect()
+    }
+
+    fn empty_queues(&self, site: usize) -> Vec<u32> {
+        (0..self.sites[site].len())
+            .filter(|&p| self.sites[site][p].queue.is_empty())
+            .map(|p| p as u32)
+            .collect()
+    }
+
+    /// Idle processors of every site.
+    fn idle_all(&self) -> Vec<Vec<u32>> {
+        (0..self.sites.len()).map(|s| self.idle_procs(s)).collect()
+    }
+
+    /// Empty queues of every site.
+    fn empty_all(&self) -> Vec<Vec<u32>> {
+        (0..self.sites.len())
+            .map(|s| self.empty_queues(s))
+            .collect()
+    }
+
+    /// Whether one site can hold the gang: it asks for one component, or
+    /// leaves its split to the policy and is no wider than the largest site.
+    fn one_site(&self, j: &JobView) -> bool {
+        match j.components.len() {
+            0 => j.size as usize <= self.largest,
+            1 => true,
+            _ => false,
+        }
+    }
+
+    /// Where a gang's tasks go given each site's available processors
+    /// (`avail`): a flexible gang takes those of the site with most of them
+    /// first (one part when a site suffices), a gang asking for components
+    /// puts its widest on the site with most available, and so on (sorted
+    /// matching: it finds a placement whenever one exists). Parts are in
+    /// the order of the job's assignment; `None` if there is no room.
+    fn assign(j: &JobView, avail: &[Vec<u32>]) -> Option<Parts> {
+        let mut order: Vec<usize> = (0..avail.len()).collect();
+        order.sort_by_key(|&s| (std::cmp::Reverse(avail[s].len()), s));
+        if j.components.is_empty() {
+            let n = j.size as usize;
+            if avail.iter().map(|v| v.len()).sum::<usize>() < n {
+                return None;
+            }
+            let mut left = n;
+            let mut parts = Vec::new();
+            for s in order {
+                if left == 0 {
+                    break;
+                }
+                let take = left.min(avail[s].len());
+                if take > 0 {
+                    parts.push((s, avail[s][..take].to_vec()));
+                    left -= take;
+                }
+            }
+            parts.sort_by_key(|(s, _)| *s);
+            return Some(parts);
+        }
+        let mut comps: Vec<usize> = (0..j.components.len()).collect();
+        comps.sort_by_key(|&i| (std::cmp::Reverse(j.components[i]), i));
+        if comps.len() > order.len() {
+            return None;
+        }
+        let mut parts: Vec<(usize, Vec<u32>)> = vec![(0, Vec::new()); comps.len()];
+        for (&i, &s) in comps.iter().zip(&order) {
+            let w = j.components[i] as usize;
+            if avail[s].len() < w {
+                return None;
+            }
+            parts[i] = (s, avail[s][..w].to_vec());
+        }
+        Some(parts)
+    }
+
+    /// A placement of a gang on empty queues of several sites, the queues
+    /// of each site picked by the `empty_queues` rule.
+    fn assign_queues(&mut self, j: &JobView) -> Option<Parts> {
+        let parts = Self::assign(j, &self.empty_all())?;
+        Some(
+            parts
+                .into_iter()
+                .map(|(s, ps)| {
+                    let empty = self.empty_queues(s);
+                    (s, self.pick_queues(s, empty, ps.len()))
+                })
+                .collect(),
+        )
+    }
+
+    /// When the job on a processor ends, as the rules let the policy know.
+    fn end_of(&self, view: &SystemView<'_>, e: &Exec) -> SimTime {
+        match view.jobs.get(e.key.0) {
+            Some(j) if j.arrival == e.arrival && j.state == JobState::Running => {
+                match self.rules.elapsed {
+                    ElapsedReading::Exact => j.known_end.unwrap_or(e.planned_end),
+                    ElapsedReading::Estimated => j.estimated_end,
+                }
+            }
+            _ => e.planned_end,
+        }
+    }
+
+    /// The time until a dispatched gang's processors are all idle.
+    fn elapsed(&self, view: &SystemView<'_>, g: usize) -> SimTime {
+        let d = &self.dispatched[g];
+        d.parts
+            .iter()
+            .flat_map(|(s, ps)| ps.iter().map(move |&p| (*s, p)))
+            .filter_map(|(s, p)| self.sites[s][p as usize].exec.as_ref())
+            .map(|e| self.end_of(view, e).max(view.now) - view.now)
+            .max()
+            .unwrap_or(SimTime::ZERO)
+    }
+
+    /// Whether every processor of these parts is free of a running job.
+    fn all_free(&self, parts: &Parts) -> bool {
+        parts.iter().all(|(s, ps)| {
+            ps.iter()
+                .all(|&p| self.sites[*s][p as usize].exec.is_none())
+        })
+    }
+
+    fn threshold(&self) -> SimTime {
+        SimTime::from_secs_f64(self.rules.threshold)
+    }
+
+    fn dispatched_index(&self, key: JobKey) -> usize {
+        self.dispatched
+            .iter()
+            .position(|d| d.key == key)
+            .expect("a gang in a queue is dispatched")
+    }
+
+    /// Whether a local job of this estimate may start now on processor
+    /// `p` of `site`: idle, and its queue empty or headed by a gang it
+    /// would not delay.
+    fn may_start_local(&self, view: &SystemView<'_>, site: usize, p: usize, est: SimTime) -> bool {
+        let pr = &self.sites[site][p];
+        if pr.exec.is_some() {
+            return false;
+        }
+        match pr.queue.front() {
+            None => true,
+            Some(Entry::Gang(k)) => {
+                let g = self.dispatched_index(*k);
+                est <= self.elapsed(view, g) + self.threshold()
+            }
+            Some(Entry::Local(_)) => false,
+        }
+    }
+
+    fn run_local(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        site: usize,
+        p: u32,
+        kind: StartKind,
+        out: &mut Vec<Start>,
+    ) {
+        let j = view.job(key);
+        let assignment = vec![(site as ClusterIdx, 1)];
+        let planned_end = view.now + expected_span(view.platform, j.estimate, &assignment);
+        self.sites[site][p as usize].exec = Some(Exec {
+            key,
+            arrival: j.arrival,
+            planned_end,
+        });
+        out.push(Start {
+            job: key,
+            assignment,
+            kind,
+            processors: Some(vec![vec![p]]),
+        });
+    }
+
+    /// Starts a gang now on these processors per site (one site, or split).
+    fn run_gang(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        parts: Vec<(usize, Vec<u32>)>,
+        out: &mut Vec<Start>,
+    ) {
+        let j = view.job(key);
+        let assignment: Vec<(ClusterIdx, u32)> = parts
+            .iter()
+            .map(|(s, ps)| (*s as ClusterIdx, ps.len() as u32))
+            .collect();
+        let planned_end = view.now + expected_span(view.platform, j.estimate, &assignment);
+        for (s, ps) in &parts {
+            for &p in ps {
+                self.sites[*s][p as usize].exec = Some(Exec {
+                    key,
+                    arrival: j.arrival,
+                    planned_end,
+                });
+            }
+        }
+        out.push(Start {
+            job: key,
+            assignment,
+            kind: StartKind::Head,
+            processors: Some(parts.into_iter().map(|(_, ps)| ps).collect()),
+        });
+    }
+
+    /// Picks `n` of the empty queues `empty` of `site`.
+    fn pick_queues(&mut self, site: usize, mut empty: Vec<u32>, n: usize) -> Vec<u32> {
+        match self.rules.empty_queues {
+            QueuePick::Lowest => {}
+            QueuePick::IdleFirst => {
+                let s = &self.sites[site];
+                empty.sort_by_key(|&p| (s[p as usize].exec.is_some(), p));
+            }
+            QueuePick::Random => {
+                // A partial Fisher–Yates shuffle.
+                let rng = self.rng();
+                for i in 0..n.min(empty.len()) {
+                    let j = rng.random_range(i..empty.len());
+                    empty.swap(i, j);
+                }
+            }
+        }
+        empty.truncate(n);
+        empty.sort_unstable();
+        empty
+    }
+
+    /// Sends a gang's tasks to `n` empty queues of `site`.
+    fn dispatch_site(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        site: usize,
+        out: &mut Vec<Start>,
+    ) {
+        let n = view.job(key).size as usize;
+        let empty = self.empty_queues(site);
+        let procs = self.pick_queues(site, empty, n);
+        self.dispatch(view, key, vec![(site, procs)], out);
+    }
+
+    /// Puts a gang's tasks on these empty queues; it starts at once if
+    /// their processors are all free.
+    fn dispatch(&mut self, view: &SystemView<'_>, key: JobKey, parts: Parts, out: &mut Vec<Start>) {
+        if self.all_free(&parts) {
+            self.run_gang(view, key, parts, out);
+            return;
+        }
+        for (s, ps) in &parts {
+            for &p in ps {
+                self.sites[*s][p as usize].queue.push_back(Entry::Gang(key));
+            }
+        }
+        self.dispatched.push(Dispatched { key, parts });
+    }
+
+    /// A site chosen at random among those that pass `ok`.
+    fn random_site(&mut self, ok: impl Fn(&Grid, usize) -> bool) -> Option<usize> {
+        let sites: Vec<usize> = (0..self.sites.len()).filter(|&s| ok(self, s)).collect();
+        match sites.len() {
+            0 => None,
+            1 => Some(sites[0]),
+            n => {
+                let i = self.rng().random_range(0..n);
+                Some(sites[i])
+            }
+        }
+    }
+
+    /// A gang arrives at the grid scheduler.
+    fn gang_arrives(&mut self, view: &SystemView<'_>, key: JobKey, out: &mut Vec<Start>) {
+        let j = view.job(key);
+        let n = j.size as usize;
+        if !self.one_site(j) {
+            if let Some(parts) = Self::assign(j, &self.idle_all()) {
+                self.run_gang(view, key, parts, out);
+            } else if let Some(parts) = (self.rules.wide == WideRule::Queues)
+                .then(|| self.assign_queues(j))
+                .flatten()
+            {
+                self.dispatch(view, key, parts, out);
+            } else {
+                self.grid_queue.push(key);
+            }
+            return;
+        }
+        if let Some(site) = self.random_site(|g, s| g.idle_procs(s).len() >= n) {
+            let procs = self.idle_procs(site);
+            let procs = procs[..n].to_vec();
+            self.run_gang(view, key, vec![(site, procs)], out);
+        } else if let Some(site) = self.random_site(|g, s| g.empty_queues(s).len() >= n) {
+            self.dispatch_site(view, key, site, out);
+        } else if let Some(parts) = (self.split && j.components.is_empty())
+            .then(|| Self::assign(j, &self.idle_all()))
+            .flatten()
+        {
+            self.run_gang(view, key, parts, out);
+        } else {
+            self.grid_queue.push(key);
+        }
+    }
+
+    /// A local job arrives at its site.
+    fn local_arrives(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        site: usize,
+        out: &mut Vec<Start>,
+    ) {
+        let est = view.job(key).estimate;
+        let n = self.sites[site].len();
+        let now: Vec<u32> = (0..n)
+            .filter(|&p| self.may_start_local(view, site, p, est))
+            .map(|p| p as u32)
+            .collect();
+        if !now.is_empty() {
+            let i = if now.len() == 1 {
+                0
+            } else {
+                self.rng().random_range(0..now.len())
+            };
+            let p = now[i];
+            let kind = if self.sites[site][p as usize].queue.is_empty() {
+                StartKind::Head
+            } else {
+                StartKind::Ahead
+            };
+            self.run_local(view, key, site, p, kind, out);
+            return;
+        }
+        let load = |pr: &Proc| pr.queue.len() + pr.exec.is_some() as usize;
+        let least = self.sites[site].iter().map(load).min().unwrap_or(0);
+        let shortest: Vec<usize> = (0..n)
+            .filter(|&p| load(&self.sites[site][p]) == least)
+            .collect();
+        let i = if shortest.len() == 1 {
+            0
+        } else {
+            self.rng().random_range(0..shortest.len())
+        };
+        self.sites[site][shortest[i]]
+            .queue
+            .push_back(Entry::Local(key));
+    }
+
+    /// A processor with nothing running: its head starts, or a gang at the
+    /// head starts if all its processors are idle, or a later local job
+    /// backfills.
+    fn advance(&mut self, view: &SystemView<'_>, site: usize, p: usize, out: &mut Vec<Start>) {
+        if self.sites[site][p].exec.is_some() {
+            return;
+        }
+        match self.sites[site][p].queue.front().copied() {
+            None => {}
+            Some(Entry::Local(k)) => {
+                self.sites[site][p].queue.pop_front();
+                self.run_local(view, k, site, p as u32, StartKind::Head, out);
+            }
+            Some(Entry::Gang(k)) => {
+                let g = self.dispatched_index(k);
+                if self.all_free(&self.dispatched[g].parts) {
+                    let d = self.dispatched.remove(g);
+                    for (s, ps) in &d.parts {
+                        for &q in ps {
+                            let front = self.sites[*s][q as usize].queue.pop_front();
+                            debug_assert_eq!(
+                                front,
+                                Some(Entry::Gang(k)),
+                                "a gang heads its queues"
+                            );
+                        }
+                    }
+                    self.run_gang(view, k, d.parts, out);
+                    return;
+                }
+                let limit = self.elapsed(view, g) + self.threshold();
+                let found = self.sites[site][p]
+                    .queue
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .find_map(|(i, e)| match *e {
+                        Entry::Local(l) if view.job(l).estimate <= limit => Some((i, l)),
+                        _ => None,
+                    });
+                if let Some((i, l)) = found {
+                    self.sites[site][p].queue.remove(i);
+                    self.run_local(view, l, site, p as u32, StartKind::Ahead, out);
+                }
+            }
+        }
+    }
+
+    /// The largest gang of the grid queue (oldest on ties) that passes `ok`.
+    fn largest(&self, view: &SystemView<'_>, ok: impl Fn(&JobView) -> bool) -> Option<usize> {
+        let mut best: Option<(u32, usize)> = None;
+        for (i, &k) in self.grid_queue.iter().enumerate() {
+            let j = view.job(k);
+            let n = j.size;
+            if best.is_none_or(|(b, _)| n > b) && ok(j) {
+                best = Some((n, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// The grid queue search after a queue was left empty.
+    fn search(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        while !self.grid_queue.is_empty() {
+            // Step 1: a site with enough empty queues (for a gang no site
+            // holds, under `wide = "queues"`: enough over several sites).
+            let empty = self.empty_all();
+            let most_empty = empty.iter().map(|v| v.len()).max().unwrap_or(0);
+            let queues_wide = self.rules.wide == WideRule::Queues;
+            let step1 = self.largest(view, |j| {
+                if self.one_site(j) {
+                    j.size as usize <= most_empty
+                } else {
+                    queues_wide && Self::assign(j, &empty).is_some()
+                }
+            });
+            if let Some(i) = step1 {
+                let key = self.grid_queue.remove(i);
+                let j = view.job(key);
+                if self.one_site(j) {
+                    let n = j.size as usize;
+                    let site = self
+                        .random_site(|g, s| g.empty_queues(s).len() >= n)
+                        .expect("a site has the empty queues");
+                    self.dispatch_site(view, key, site, out);
+                } else {
+                    let parts = self
+                        .assign_queues(j)
+                        .expect("the sites have the empty queues");
+                    self.dispatch(view, key, parts, out);
+                }
+                continue;
+            }
+            // Step 2 (approach 2, and any gang no site holds): enough idle
+            // processors over the sites.
+            let idle = self.idle_all();
+            let total: usize = idle.iter().map(|v| v.len()).sum();
+            let step2 = self.largest(view, |j| {
+                if self.one_site(j) {
+                    self.split && j.components.is_empty() && j.size as usize <= total
+                } else {
+                    Self::assign(j, &idle).is_some()
+                }
+            });
+            if let Some(i) = step2 {
+                let key = self.grid_queue.remove(i);
+                let parts = Self::assign(view.job(key), &idle).expect("enough idle processors");
+                self.run_gang(view, key, parts, out);
+                continue;
+            }
+            break;
+        }
+    }
+
+    /// Reads the running jobs back from the view: processors whose job has
+    /// left are `freed`; processors a job runs on that the policy did not
+    /// start (another policy's, before a switch) are taken as busy; a job
+    /// the policy started that is still queued (the engine refused the
+    /// start) goes to `retry`, to be placed again.
+    fn sync(
+        &mut self,
+        view: &SystemView<'_>,
+        freed: &mut Vec<(usize, usize)>,
+        retry: &mut Vec<JobKey>,
+    ) {
+        for (s, site) in self.sites.iter_mut().enumerate() {
+            for (p, pr) in site.iter_mut().enumerate() {
+                let Some(e) = pr.exec else { continue };
+                let j = view.jobs.get(e.key.0).filter(|j| j.arrival == e.arrival);
+                if j.is_some_and(|j| j.state == JobState::Running) {
+                    continue;
+                }
+                if j.is_some_and(|j| j.state == JobState::Queued) && !retry.contains(&e.key) {
+                    retry.push(e.key);
+                }
+                pr.exec = None;
+                freed.push((s, p));
+            }
+        }
+        for &k in view.running {
+            let j = view.job(k);
+            for (&(c, _), ps) in j.assignment.iter().zip(&j.processors) {
+                let Some(site) = self.sites.get_mut(c as usize) else {
+                    continue;
+                };
+                for &p in ps {
+                    let Some(pr) = site.get_mut(p as usize) else {
+                        continue;
+                    };
+                    if pr.exec.is_none_or(|e| e.key != k || e.arrival != j.arrival) {
+                        pr.exec = Some(Exec {
+                            key: k,
+                            arrival: j.arrival,
+                            planned_end: j.estimated_end,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queued jobs the policy holds nowhere (back in the queue after an
+    /// abort, or left by a refused start).
+    fn untracked(&self, view: &SystemView<'_>) -> Vec<JobKey> {
+        let mut held = std::collections::HashSet::new();
+        for site in &self.sites {
+            for pr in site {
+                for e in &pr.queue {
+                    let (Entry::Local(k) | Entry::Gang(k)) = *e;
+                    held.insert(view.job(k).arrival);
+                }
+            }
+        }
+        for &k in &self.grid_queue {
+            held.insert(view.job(k).arrival);
+        }
+        view.queue
+            .iter()
+            .copied()
+            .filter(|&k| {
+                let a = view.job(k).arrival;
+                a < self.seen && !held.contains(&a)
+            })
+            .collect()
+    }
+
+    /// A job comes to the grid: a local job to its site, a gang to the
+    /// grid scheduler.
+    fn arrives(&mut self, view: &SystemView<'_>, k: JobKey, out: &mut Vec<Start>) {
+        let j = view.job(k);
+        match j.home {
+            Some(site) if (site as usize) < self.sites.len() && j.size == 1 => {
+                self.local_arrives(view, k, site as usize, out)
+            }
+            _ if j.size == 1 && self.sites.len() == 1 => self.local_arrives(view, k, 0, out),
+            _ => self.gang_arrives(view, k, out),
+        }
+    }
+}
+
+impl Policy for Grid {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        if self.rng.is_none() {
+            self.rng = Some(stream_number(view.seed, 64));
+            self.sites = view
+                .platform
+                .clusters
+                .iter()
+                .map(|c| vec![Proc::default(); c.processors as usize])
+                .collect();
+            self.largest = self.sites.iter().map(Vec::len).max().unwrap_or(0);
+        }
+        // Jobs that have left free their processors.
+        let mut freed = Vec::new();
+        let mut retry = Vec::new();
+        self.sync(view, &mut freed, &mut retry);
+        if view.queue_edits != self.edits {
+            self.edits = view.queue_edits;
+            for k in self.untracked(view) {
+                if !retry.contains(&k) {
+                    retry.push(k);
+                }
+            }
+        }
+        for &(s, p) in &freed {
+            self.advance(view, s, p, out);
+        }
+        // Another processor of a gang may have freed first: give each freed
+        // processor's gang a second look once all have been seen.
+        for &(s, p) in &freed {
+            if self.sites[s][p].exec.is_none() {
+                self.advance(view, s, p, out);
+            }
+        }
+        if freed
+            .iter()
+            .any(|&(s, p)| self.sites[s][p].queue.is_empty())
+        {
+            self.search(view, out);
+        }
+        // Jobs to place again, then new arrivals, in arrival order.
+        retry.sort_by_key(|k| view.job(*k).arrival);
+        for k in retry {
+            self.arrives(view, k, out);
+        }
+        let seen = self.seen;
+        let from = view.queue.partition_point(|k| view.job(*k).arrival < seen);
+        for &k in &view.queue[from..] {
+            self.seen = view.job(k).arrival + 1;
+            self.arrives(view, k, out);
+        }
+    }
+
+    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+        None
+    }
+
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        widths.iter().sum::<u32>() <= free.iter().sum::<u32>()
+    }
+
+    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+        PolicyState::Idle
+    }
+
+    fn sees_running_ends(&self) -> bool {
+        self.rules.elapsed == ElapsedReading::Exact
+    }
+}

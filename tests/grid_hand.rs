@@ -1,0 +1,258 @@
+//! Hand-worked schedules of the two-site grid (per-processor queues, gangs
+//! at the grid scheduler, local backfilling): every start and end asserted.
+//! Each example is built so that the policy's random choices (which site,
+//! which of equal queues) cannot change a time.
+
+use schedscope::engine::{Engine, EngineConfig};
+use schedscope::model::{JobRecord, JobSpec, Platform, SimTime};
+use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::sched::ParamValue;
+use schedscope::workload::estimates::EstimateModel;
+
+/// A local job: (id, submit, site, runtime).
+fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
+    JobSpec {
+        id,
+        submit: SimTime::from_secs_f64(submit),
+        size: 1,
+        components: vec![1],
+        runtime: SimTime::from_secs_f64(rt),
+        estimate: None,
+        user: None,
+        injected: false,
+        home: Some(site),
+        comm: None,
+    }
+}
+
+/// A gang: (id, submit, tasks, runtime).
+fn gang(id: u64, submit: f64, size: u32, rt: f64) -> JobSpec {
+    JobSpec {
+        id,
+        submit: SimTime::from_secs_f64(submit),
+        size,
+        components: Vec::new(),
+        runtime: SimTime::from_secs_f64(rt),
+        estimate: None,
+        user: None,
+        injected: false,
+        home: None,
+        comm: None,
+    }
+}
+
+fn run(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>) -> (Vec<JobRecord>, Engine) {
+    run_with(name, per_site, &[], jobs)
+}
+
+/// As [`run`], with `[policy.params]` text values.
+fn run_with(
+    name: PolicyName,
+    per_site: u32,
+    params: &[(&str, &str)],
+    jobs: Vec<JobSpec>,
+) -> (Vec<JobRecord>, Engine) {
+    let mut platform = Platform::uniform(2, per_site);
+    platform.split_overhead = 0.1;
+    let policy = PolicySpec {
+        name,
+        params: params
+            .iter()
+            .map(|&(k, v)| (k.to_string(), ParamValue::Text(v.to_string())))
+            .collect(),
+        ..PolicySpec::default()
+    };
+    let config = EngineConfig {
+        estimates: EstimateModel::exact(),
+        ..EngineConfig::default()
+    };
+    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    e.run();
+    let mut recs: Vec<JobRecord> = e.drain_records().collect();
+    recs.sort_by_key(|r| r.id);
+    (recs, e)
+}
+
+/// (id, start, end) in seconds.
+fn times(recs: &[JobRecord]) -> Vec<(u64, f64, f64)> {
+    recs.iter()
+        .map(|r| (r.id, r.start.as_secs_f64(), r.end.as_secs_f64()))
+        .collect()
+}
+
+/// Site 0 is busy (L1 to 10, L2 to 4) and site 1 has only one empty queue
+/// when gang 9 (2 tasks) arrives at 1, so it takes both empty queues of
+/// site 0 and waits for L1. L6 (5 s) backfills at 4 when L2 frees its
+/// processor: 5 ≤ 10 − 4. L7 (7 s) may not at 9 (7 > 10 − 9): it waits for
+/// the gang, which starts at 10, and runs after it.
+#[test]
+fn a_gang_waits_on_empty_queues_while_a_local_job_backfills_and_one_may_not() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 20.0),
+        local(4, 0.0, 1, 20.0),
+        local(5, 0.5, 1, 1.0),
+        gang(9, 1.0, 2, 5.0),
+        local(6, 2.0, 0, 5.0),
+        local(7, 5.0, 0, 7.0),
+    ];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let (recs, e) = run(name, 2, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 0.0, 20.0),
+                (4, 0.0, 20.0),
+                (5, 20.0, 21.0),
+                (6, 4.0, 9.0),
+                (7, 15.0, 22.0),
+                (9, 10.0, 15.0),
+            ],
+            "{name:?}"
+        );
+        assert_eq!(e.counters().started_ahead, 1, "only L6 backfilled");
+        assert_eq!(e.counters().refused, 0);
+        let g = recs.iter().find(|r| r.id == 9).unwrap();
+        assert_eq!(g.clusters, vec![0]);
+    }
+}
+
+/// Approach 2: gang 9 (3 tasks) fits in no site of 2 processors, but the
+/// 3 idle processors of both sites take it at once, split 1 + 2, and it
+/// runs 10 % longer (5 s → 5.5 s). Gang 8 (4 tasks) arrives at 2 with one
+/// processor idle, waits in the grid queue, is not taken when gang 9 ends
+/// (3 idle), and is split 2 + 2 at 10 when L1 ends: 2 s → 2.2 s. Both
+/// gangs are wider than every site, so approach 1 splits them the same
+/// way (a gang no site holds is split under both approaches).
+#[test]
+fn approach_two_splits_a_gang_over_both_sites_with_the_overhead() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        gang(9, 1.0, 3, 5.0),
+        gang(8, 2.0, 4, 2.0),
+    ];
+    let (recs, e) = run(PolicyName::Grid2, 2, jobs.clone());
+    assert_eq!(
+        times(&recs),
+        vec![(1, 0.0, 10.0), (8, 10.0, 12.2), (9, 1.0, 6.5)]
+    );
+    let g9 = recs.iter().find(|r| r.id == 9).unwrap();
+    assert_eq!(
+        (g9.clusters.clone(), g9.components.clone()),
+        (vec![0, 1], vec![1, 2])
+    );
+    let g8 = recs.iter().find(|r| r.id == 8).unwrap();
+    assert_eq!(
+        (g8.clusters.clone(), g8.components.clone()),
+        (vec![0, 1], vec![2, 2])
+    );
+    assert_eq!(e.counters().refused, 0);
+
+    let (recs1, e) = run(PolicyName::Grid1, 2, jobs);
+    assert_eq!(times(&recs1), times(&recs));
+    assert_eq!(e.counters().refused, 0);
+}
+
+/// A gang wider than every site (4 tasks, sites of 2), under both
+/// approaches. L1 holds a processor of site 0 to 10 and L2 one of site 1
+/// to 4 when gang 9 arrives at 1: 2 processors are idle, too few.
+///
+/// * `wide = "queues"` (default): its tasks take the 4 empty queues and it
+///   starts when all 4 processors are free. L3 (1 s, site 1) backfills at 2
+///   (1 ≤ 10 − 2); L4 (8 s, site 0) may not at 5 (8 > 10 − 5) and queues
+///   behind the gang on the idle processor (the shorter queue). The gang
+///   starts at 10 and runs 2 s × 1.1 = 2.2 s; L4 follows it, 12.2 to 20.2.
+/// * `wide = "idle"`: the gang claims nothing and waits in the grid queue
+///   until 4 processors are idle at once. L3 runs at 2 on an idle
+///   processor, L4 at 5 on the other, so the gang waits for L4 too: it
+///   starts at 13, ends at 15.2.
+#[test]
+fn a_gang_wider_than_every_site_is_split_under_both_approaches() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 1, 4.0),
+        gang(9, 1.0, 4, 2.0),
+        local(3, 2.0, 1, 1.0),
+        local(4, 5.0, 0, 8.0),
+    ];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let (recs, e) = run(name, 2, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 2.0, 3.0),
+                (4, 12.2, 20.2),
+                (9, 10.0, 12.2),
+            ],
+            "{name:?}, wide = queues"
+        );
+        assert_eq!(e.counters().started_ahead, 1, "only L3 backfilled");
+        assert_eq!(e.counters().refused, 0);
+        let g = recs.iter().find(|r| r.id == 9).unwrap();
+        assert_eq!(
+            (g.clusters.clone(), g.components.clone()),
+            (vec![0, 1], vec![2, 2])
+        );
+
+        let (recs, e) = run_with(name, 2, &[("wide", "idle")], jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 2.0, 3.0),
+                (4, 5.0, 13.0),
+                (9, 13.0, 15.2),
+            ],
+            "{name:?}, wide = idle"
+        );
+        assert_eq!(e.counters().refused, 0);
+    }
+}
+
+/// Largest gang first, oldest on ties. All queues hold a local job when
+/// gangs A (1 task), B and C (2 tasks each, B older) arrive, so all three
+/// wait in the grid queue. When site 0's queues empty at 10, B (largest,
+/// older than C) takes them and starts at 11; C takes them next and starts
+/// when B ends (15); A, the oldest but smallest, comes last, at 17.
+#[test]
+fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 10.0),
+        local(3, 0.0, 1, 100.0),
+        local(4, 0.0, 1, 100.0),
+        local(5, 1.0, 0, 1.0),
+        local(6, 1.0, 0, 1.0),
+        local(7, 1.0, 1, 1.0),
+        local(8, 1.0, 1, 1.0),
+        gang(11, 2.0, 1, 3.0),
+        gang(12, 3.0, 2, 4.0),
+        gang(13, 4.0, 2, 2.0),
+    ];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let (recs, _) = run(name, 2, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 10.0),
+                (3, 0.0, 100.0),
+                (4, 0.0, 100.0),
+                (5, 10.0, 11.0),
+                (6, 10.0, 11.0),
+                (7, 100.0, 101.0),
+                (8, 100.0, 101.0),
+                (11, 17.0, 20.0),
+                (12, 11.0, 15.0),
+                (13, 15.0, 17.0),
+            ],
+            "{name:?}"
+        );
+    }
+}
