@@ -19,6 +19,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
         user: None,
         injected: false,
         comm: None,
+        graph: None,
     }
 }
 

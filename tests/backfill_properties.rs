@@ -38,6 +38,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             user: None,
             injected: false,
             comm: None,
+            graph: None,
         };
         std::iter::once(blocker)
             .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {
@@ -52,6 +53,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     user: None,
                     injected: false,
                     comm: None,
+                    graph: None,
                 }
             }))
             .collect()

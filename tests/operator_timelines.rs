@@ -67,6 +67,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 comm: None,
+                graph: None,
             }
         })
         .collect()

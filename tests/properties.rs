@@ -56,6 +56,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 comm: None,
+                graph: None,
             }
         })
         .collect()

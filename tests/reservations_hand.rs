@@ -129,6 +129,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
             user: None,
             injected: false,
             comm: None,
+            graph: None,
         })
         .collect();
     let mut e = Engine::with_builder(

@@ -162,6 +162,7 @@ impl Engine {
                             user: job.user,
                             injected: job.injected,
                             comm: job.comm,
+                            graph: None,
                         });
                     }
                     self.queue_edits += 1;
@@ -235,6 +236,7 @@ impl Engine {
             user: None,
             injected: true,
             comm: None,
+            graph: None,
         })
     }
 }

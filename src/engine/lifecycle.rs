@@ -44,6 +44,7 @@ impl Engine {
             jumped_ahead: false,
             requeues: 0,
             comm: spec.comm,
+            graph: spec.graph,
         }));
         if self.hidden.len() <= key.0 {
             self.hidden.resize(key.0 + 1, Hidden::default());

@@ -16,6 +16,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         user: None,
         injected: false,
         comm: None,
+        graph: None,
     }
 }
 
@@ -291,6 +292,7 @@ mod protocol {
             user: None,
             injected: false,
             comm: None,
+            graph: None,
         }
     }
 
@@ -496,6 +498,7 @@ mod flexible_split {
             user: None,
             injected: false,
             comm: None,
+            graph: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

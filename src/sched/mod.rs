@@ -18,7 +18,7 @@ pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
-pub use reserve::{ReservationView, Reserve};
+pub use reserve::{ReservationPlanView, ReservationView, Reserve, ReservedBlock};
 pub use spec::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
 };
@@ -81,6 +81,8 @@ pub struct JobView {
     pub requeues: u32,
     /// Its need of the inter-cluster network, if any (see [`rate`]).
     pub comm: Option<crate::model::CommNeed>,
+    /// The task graph it carries, if it is a graph job.
+    pub graph: Option<std::sync::Arc<crate::model::graph::GraphJob>>,
 }
 
 /// What a policy sees at a decision point.
@@ -273,6 +275,8 @@ pub enum PolicyState {
     Backfill { head: u64, shadow: Option<SimTime> },
     /// PAS: its last package.
     Package(PackageView),
+    /// The advance-reservation scheduler of task graphs.
+    Reservations(Box<ReservationPlanView>),
 }
 
 /// PAS's last package: its jobs and where they went, the solve, and
