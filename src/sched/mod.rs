@@ -34,8 +34,9 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey(pub usize);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum JobState {
+    #[default]
     Queued,
     Running,
 }
@@ -44,7 +45,7 @@ pub enum JobState {
 pub type Assignment = Vec<(ClusterIdx, u32)>;
 
 /// A job as a scheduler may know it online: no actual run time.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct JobView {
     /// The workload's own id.
     pub id: u64,
@@ -291,6 +292,9 @@ pub struct PackageView {
     pub objective: f64,
     /// The solver proved the allocation optimal.
     pub optimal: bool,
+    /// The solver stopped before any allocation: the fallback rule placed
+    /// this package.
+    pub fallback: bool,
     /// Branch-and-bound nodes explored.
     pub nodes: u64,
     /// Wall-clock time of the solve (for display only: never in reports).
