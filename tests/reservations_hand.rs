@@ -128,7 +128,9 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
             estimate: Some(secs(rt)),
             user: None,
             injected: false,
+            home: None,
             comm: None,
+            graph: None,
         })
         .collect();
     let mut e = Engine::with_builder(

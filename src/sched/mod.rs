@@ -18,7 +18,7 @@ pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
-pub use reserve::{ReservationView, Reserve};
+pub use reserve::{ReservationPlanView, ReservationView, Reserve, ReservedBlock};
 pub use spec::{
     BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
@@ -88,6 +88,8 @@ pub struct JobView {
     pub known_end: Option<SimTime>,
     /// Its need of the inter-cluster network, if any (see [`rate`]).
     pub comm: Option<crate::model::CommNeed>,
+    /// The task graph it carries, if it is a graph job.
+    pub graph: Option<std::sync::Arc<crate::model::graph::GraphJob>>,
 }
 
 /// What a policy sees at a decision point.
@@ -283,6 +285,8 @@ pub enum PolicyState {
     Backfill { head: u64, shadow: Option<SimTime> },
     /// PAS: its last package.
     Package(PackageView),
+    /// The advance-reservation scheduler of task graphs.
+    Reservations(Box<ReservationPlanView>),
 }
 
 /// PAS's last package: its jobs and where they went, the solve, and
