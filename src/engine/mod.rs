@@ -10,6 +10,7 @@ mod commands;
 mod events;
 mod lifecycle;
 mod network;
+mod reservations;
 mod snapshot;
 
 pub use commands::{
@@ -56,6 +57,8 @@ struct Hidden {
     pending: u8,
     /// Processor-seconds held in runs that were aborted.
     held_before: f64,
+    /// The reservation the job runs inside, while it runs there.
+    held: Option<u64>,
     /// The current run's estimate has run out and the policy heard of it:
     /// a later rate change does not announce it again.
     expired: bool,
@@ -160,6 +163,7 @@ macro_rules! system_view {
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
             seed: $e.seed,
+            reservations: &$e.reservations,
         }
     };
 }
@@ -218,6 +222,12 @@ pub struct Engine {
     /// Running jobs' rates are to be recomputed from the links (a job
     /// started or ended, or a link changed, on a platform with a network).
     rates_stale: bool,
+    /// Advance reservations granted and not over, in grant order.
+    reservations: Vec<crate::sched::ReservationView>,
+    /// The last reservation id given out (0: none yet).
+    next_reservation: u64,
+    /// The policy's reservation requests at the current decision point.
+    asks: Vec<crate::sched::Reserve>,
 }
 
 impl Engine {
@@ -281,6 +291,9 @@ impl Engine {
             last_refusal: None,
             seed: config.seed,
             rates_stale: false,
+            reservations: Vec::new(),
+            next_reservation: 0,
+            asks: Vec::new(),
         })
     }
 
@@ -477,6 +490,7 @@ impl Engine {
     /// A decision point: ask the policy and start what it chose.
     fn schedule(&mut self) {
         self.dirty = false;
+        self.tick_reservations();
         let requeue = self.requeue_expired();
         if requeue && !self.queue.is_empty() && !self.running.is_empty() {
             let mut aborts = std::mem::take(&mut self.aborts);
@@ -492,6 +506,15 @@ impl Engine {
         if self.queue.is_empty() {
             return;
         }
+        let mut asks = std::mem::take(&mut self.asks);
+        asks.clear();
+        self.policy.reserve(&system_view!(self), &mut asks);
+        for a in asks.drain(..) {
+            if let Err(r) = self.grant(&a) {
+                self.refuse(r);
+            }
+        }
+        self.asks = asks;
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
         self.policy.schedule(&system_view!(self), &mut decisions);

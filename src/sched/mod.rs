@@ -14,9 +14,11 @@
 //!   policy that estimates a span use it.
 
 pub mod rate;
+pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
+pub use reserve::{ReservationView, Reserve};
 pub use spec::{
     BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
@@ -33,8 +35,9 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey(pub usize);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum JobState {
+    #[default]
     Queued,
     Running,
 }
@@ -43,7 +46,7 @@ pub enum JobState {
 pub type Assignment = Vec<(ClusterIdx, u32)>;
 
 /// A job as a scheduler may know it online: no actual run time.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct JobView {
     /// The workload's own id.
     pub id: u64,
@@ -107,6 +110,9 @@ pub struct SystemView<'a> {
     /// The run's seed, for a policy that draws random choices (its own
     /// stream, so that the workload's numbers do not move).
     pub seed: u64,
+    /// The advance reservations the engine holds (granted, not yet over),
+    /// in the order they were granted; empty on runs without any.
+    pub reservations: &'a [ReservationView],
 }
 
 impl JobView {
@@ -189,6 +195,8 @@ pub struct Abort {
 pub enum Decision {
     Start(Start),
     Abort(Abort),
+    /// Reserve processors over a window for named jobs (see [`reserve`]).
+    Reserve(Reserve),
 }
 
 /// A decision the engine would not carry out, and why. The run goes on
@@ -242,6 +250,21 @@ pub enum Refusal {
         given: usize,
         wanted: u32,
     },
+    #[error(
+        "job {job}: processor {processor} of cluster {cluster} is reserved (reservation {reservation}) inside the job's run"
+    )]
+    Reserved {
+        job: u64,
+        cluster: ClusterIdx,
+        processor: u32,
+        reservation: u64,
+    },
+    #[error(
+        "job {job}: held by reservation {reservation}, it may start only on its processors inside its window"
+    )]
+    OutsideReservation { job: u64, reservation: u64 },
+    #[error("reservation refused: {0}")]
+    Reservation(String),
 }
 
 /// What a policy tells the console about its own state.
@@ -274,6 +297,9 @@ pub struct PackageView {
     pub objective: f64,
     /// The solver proved the allocation optimal.
     pub optimal: bool,
+    /// The solver stopped before any allocation: the fallback rule placed
+    /// this package.
+    pub fallback: bool,
     /// Branch-and-bound nodes explored.
     pub nodes: u64,
     /// Wall-clock time of the solve (for display only: never in reports).
@@ -345,6 +371,11 @@ pub trait Policy: Send {
     fn wake_at(&self) -> Option<SimTime> {
         None
     }
+
+    /// Appends the advance reservations to ask for now, before any start
+    /// of this decision point (the engine grants or refuses each one; the
+    /// granted ones are in the view when [`Policy::schedule`] runs).
+    fn reserve(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Reserve>) {}
 }
 
 /// Builds a policy from its spec for a platform, or says why it cannot run

@@ -8,6 +8,7 @@ pub mod grid;
 pub mod inline;
 pub mod ngubiri;
 pub mod rng;
+pub mod sizes;
 pub mod swf;
 
 use crate::model::JobSpec;
