@@ -20,6 +20,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
         injected: false,
         home: None,
         comm: None,
+        graph: None,
     }
 }
 
@@ -372,6 +373,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         injected: false,
         home: None,
         comm: None,
+        graph: None,
     };
     let jobs = vec![
         job(1, 0, vec![4], 10),

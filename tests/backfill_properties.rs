@@ -39,6 +39,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         };
         std::iter::once(blocker)
             .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {
@@ -54,6 +55,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     injected: false,
                     home: None,
                     comm: None,
+                    graph: None,
                 }
             }))
             .collect()

@@ -32,9 +32,11 @@ fn shipped() -> Vec<String> {
 
 /// Scenarios that read data from outside the repository: their figures are
 /// tested against that data elsewhere (tests/trace_policies.rs,
-/// tests/batsim_agreement.rs).
+/// tests/batsim_agreement.rs, tests/sulistio_findings.rs).
 fn reads_data(path: &str) -> bool {
-    path.starts_with("scenarios/trace-") || path.starts_with("scenarios/batsim-")
+    path.starts_with("scenarios/trace-")
+        || path.starts_with("scenarios/batsim-")
+        || path.starts_with("scenarios/sulistio-")
 }
 
 #[test]

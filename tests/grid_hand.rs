@@ -22,6 +22,7 @@ fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
         injected: false,
         home: Some(site),
         comm: None,
+        graph: None,
     }
 }
 
@@ -38,6 +39,7 @@ fn gang(id: u64, submit: f64, size: u32, rt: f64) -> JobSpec {
         injected: false,
         home: None,
         comm: None,
+        graph: None,
     }
 }
 

@@ -43,6 +43,7 @@ fn job(id: u64, submit: i64, runtime: i64, sigma: f64) -> JobSpec {
         injected: false,
         home: None,
         comm: Some(CommNeed { pnbw: 0.75, sigma }),
+        graph: None,
     }
 }
 

@@ -69,6 +69,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 injected: false,
                 home: None,
                 comm: None,
+                graph: None,
             }
         })
         .collect()

@@ -58,6 +58,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 injected: false,
                 home: None,
                 comm: None,
+                graph: None,
             }
         })
         .collect()

@@ -130,6 +130,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         })
         .collect();
     let mut e = Engine::with_builder(

@@ -163,6 +163,7 @@ impl Engine {
                             injected: job.injected,
                             home: None,
                             comm: job.comm,
+                            graph: None,
                         });
                     }
                     self.queue_edits += 1;
@@ -237,6 +238,7 @@ impl Engine {
             injected: true,
             home: None,
             comm: None,
+            graph: None,
         })
     }
 }

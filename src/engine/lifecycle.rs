@@ -46,6 +46,7 @@ impl Engine {
             home: spec.home,
             known_end: None,
             comm: spec.comm,
+            graph: spec.graph,
         }));
         if self.hidden.len() <= key.0 {
             self.hidden.resize(key.0 + 1, Hidden::default());

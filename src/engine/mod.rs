@@ -162,8 +162,8 @@ macro_rules! system_view {
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
-            seed: $e.seed,
             reservations: &$e.reservations,
+            seed: $e.seed,
         }
     };
 }

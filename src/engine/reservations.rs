@@ -9,7 +9,9 @@
 //!   the reservation's). The jobs it holds then start on its processors
 //!   without taking them: the policy that asked for it places them (graphs
 //!   interwoven, independent jobs in the gaps), so two of them may share a
-//!   processor at different times while one is still running elsewhere.
+//!   processor at different times while one is still running elsewhere;
+//!   and a held job may run on fewer processors than its size (a graph
+//!   whose subtasks were moved onto fewer processors).
 //! * At its finish (a wake-up event) it gives its processors back; a job
 //!   it holds still running then is killed, as at a walltime.
 //!
@@ -183,7 +185,8 @@ impl Engine {
             .now
             .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
         if c != r.cluster
-            || w != wanted
+            || w == 0
+            || w > wanted
             || named.len() != w as usize
             || !r.active
             || end > r.finish
@@ -254,5 +257,28 @@ impl Engine {
             .filter(|&(_, &o)| o == 0)
             .map(|(p, _)| p as u32)
             .filter(move |&p| blocking(&self.reservations, id, c, p, now, end).is_none())
+    }
+}
+
+/// Where a running job runs: (cluster, processor indices) per component.
+pub type RunsOn = Vec<(ClusterIdx, Vec<u32>)>;
+
+impl Engine {
+    /// The running jobs by workload id with the processors they run on
+    /// (cluster, indices), for checks and the console.
+    pub fn running_processors(&self) -> Vec<(u64, RunsOn)> {
+        self.running
+            .iter()
+            .map(|k| {
+                let j = &self.jobs[k.0];
+                let on = j
+                    .assignment
+                    .iter()
+                    .zip(&j.processors)
+                    .map(|(&(c, _), ps)| (c, ps.clone()))
+                    .collect();
+                (j.id, on)
+            })
+            .collect()
     }
 }

@@ -17,6 +17,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         injected: false,
         home: None,
         comm: None,
+        graph: None,
     }
 }
 
@@ -294,6 +295,7 @@ mod protocol {
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         }
     }
 
@@ -500,6 +502,7 @@ mod flexible_split {
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

@@ -29,6 +29,9 @@ pub struct JobSpec {
     /// job without it computes only: its links never slow it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comm: Option<CommNeed>,
+    /// The task graph the job carries, if it is a graph job.
+    #[serde(skip)]
+    pub graph: Option<std::sync::Arc<super::graph::GraphJob>>,
 }
 
 /// A job's communication: the per-node bandwidth it needs when its tasks

@@ -1,5 +1,6 @@
 //! The domain: time, platforms, jobs and their records.
 
+pub mod graph;
 pub mod job;
 pub mod platform;
 pub mod time;

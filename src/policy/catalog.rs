@@ -4,11 +4,12 @@
 //! list: adding a policy is one entry here plus its own file.
 
 use super::coalloc::{CoAlloc, Strategy};
-use super::{Policy, conservative, easy, fpfs, grid, pinned};
-use crate::model::Platform;
+use super::{Policy, ar, conservative, easy, fpfs, grid, pinned};
+use crate::model::{Platform, SimTime};
 use crate::sched::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PolicyBuilder, PolicyName, PolicySpec,
 };
+use crate::taskgraph::ar::RearrangeOrder;
 
 /// One policy as the rest of schedscope knows it.
 pub struct PolicyEntry {
@@ -186,6 +187,79 @@ pub static POLICIES: &[PolicyEntry] = &[
         params: GRID_PARAMS,
         label: |_| "grid approach 2 (may split)".to_string(),
         build: |s, _| Ok(Box::new(grid::Grid::new(s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::new("ar"),
+        summary: "advance reservations for task graphs: every interval, up to \
+                  `group` graphs of one family rearranged, moved, interwoven \
+                  and backfilled in one reservation; other jobs FCFS or EASY",
+        params: &[
+            Param {
+                key: "interval",
+                title: "request every (s)",
+                hint: "seconds between reservation requests",
+                kind: ParamKind::Count {
+                    min: 1,
+                    max: 86_400,
+                    default: 1_800,
+                },
+            },
+            Param {
+                key: "group",
+                title: "graphs per reservation",
+                hint: "of one family",
+                kind: ParamKind::Count {
+                    min: 1,
+                    max: 50,
+                    default: 5,
+                },
+            },
+            Param {
+                key: "independent",
+                title: "independent jobs",
+                hint: "outside reservations",
+                kind: ParamKind::Choice {
+                    values: &["fcfs", "easy"],
+                    default: "fcfs",
+                },
+            },
+            Param {
+                key: "rearrange",
+                title: "rearrange",
+                hint: "row order before moving subtasks",
+                kind: ParamKind::Choice {
+                    values: &["busiest-first", "least-busy-first"],
+                    default: "busiest-first",
+                },
+            },
+        ],
+        label: |s| {
+            format!(
+                "AR (reservations every {} s, {} graphs; others {})",
+                count(s, "interval").unwrap_or(1_800),
+                count(s, "group").unwrap_or(5),
+                choice(s, "independent").unwrap_or_default().to_uppercase()
+            )
+        },
+        build: |s, p| {
+            if p.clusters.len() != 1 {
+                return Err(format!(
+                    "ar needs a platform of one cluster; this one has {}",
+                    p.clusters.len()
+                ));
+            }
+            let order = match choice(s, "rearrange").as_deref() {
+                Some("least-busy-first") => RearrangeOrder::LeastBusyFirst,
+                _ => RearrangeOrder::BusiestFirst,
+            };
+            Ok(Box::new(ar::Ar::new(
+                s.clone(),
+                SimTime::from_secs(count(s, "interval").unwrap_or(1_800)),
+                count(s, "group").unwrap_or(5) as usize,
+                choice(s, "independent").as_deref() == Some("easy"),
+                order,
+            )))
+        },
     },
 ];
 

@@ -5,6 +5,7 @@
 //! engine state. Policies are chosen by name through a [`PolicySpec`] so that
 //! scenarios, the console and the command log all speak the same language.
 
+pub mod ar;
 pub mod backfill;
 pub mod catalog;
 pub mod coalloc;

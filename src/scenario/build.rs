@@ -28,6 +28,8 @@ pub struct WorkloadFacts {
     pub ngubiri: Option<NgubiriParams>,
     pub blanco: Option<BlancoParams>,
     pub jobs: Option<Arc<Vec<JobSpec>>>,
+    /// Task graphs arriving beside the jobs.
+    pub graphs: Option<crate::workload::graphs::GraphStreamParams>,
     /// Human notes (skipped trace lines, clamped jobs …) for reports.
     pub notes: Vec<String>,
 }
@@ -140,6 +142,31 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     }
     if facts.platform.clusters.is_empty() {
         facts.platform = platform.unwrap_or_default();
+    }
+    if let Some(g) = &f.graphs {
+        let gs = g.get_ref();
+        let last = facts
+            .jobs
+            .as_ref()
+            .and_then(|j| j.iter().map(|j| j.submit).max());
+        let until = match (&gs.until, last) {
+            (Some(u), _) => SimTime::from_secs_f64(u.0),
+            (None, Some(t)) => t,
+            (None, None) => {
+                return Err(s.error_at(
+                    g.span(),
+                    "[graphs] needs `until` (seconds) beside a generated workload",
+                ));
+            }
+        };
+        facts.graphs = Some(crate::workload::graphs::GraphStreamParams {
+            mean_interarrival: gs.mean_interarrival.0,
+            size: gs.size,
+            tpes: gs.tpes.0,
+            per_family: gs.per_family.0,
+            unit: gs.unit.0,
+            until,
+        });
     }
     if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
         let mut path = vec!["policy"];
@@ -281,6 +308,7 @@ fn trace_jobs(
                     injected: false,
                     home: None,
                     comm: None,
+                    graph: None,
                 })
                 .collect();
             let name = trace
@@ -784,6 +812,7 @@ fn inline_job(
         injected: false,
         home: None,
         comm: None,
+        graph: None,
     })
 }
 
@@ -897,6 +926,9 @@ impl Scenario {
         if self.facts.blanco.is_some() {
             return Some(self.file.run.jobs.0 as u64);
         }
+        if self.facts.graphs.is_some() {
+            return None;
+        }
         match (&self.facts.ngubiri, &self.facts.jobs) {
             (Some(_), _) => Some(self.file.run.jobs.0 as u64),
             (None, Some(j)) => Some(j.len() as u64),
@@ -959,7 +991,7 @@ impl Scenario {
         seed: u64,
         count: Option<u64>,
     ) -> Result<Box<dyn crate::workload::JobSource>, ScenarioError> {
-        Ok(if let Some(b) = &self.facts.blanco {
+        let source: Box<dyn crate::workload::JobSource> = if let Some(b) = &self.facts.blanco {
             Box::new(BlancoWorkload::new(b.clone(), seed, count))
         } else {
             match (&self.facts.ngubiri, &self.facts.jobs) {
@@ -967,6 +999,14 @@ impl Scenario {
                 (None, Some(jobs)) => Box::new(inline::source(jobs.as_ref().clone())),
                 (None, None) => return Err(self.invalid("the workload has no jobs")),
             }
+        };
+        Ok(match &self.facts.graphs {
+            Some(g) => Box::new(crate::workload::graphs::WithGraphs::new(
+                source,
+                g.clone(),
+                seed,
+            )),
+            None => source,
         })
     }
 

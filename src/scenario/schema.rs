@@ -20,6 +20,8 @@ pub struct ScenarioFile {
     pub seed: u64,
     pub platform: Option<Spanned<PlatformSection>>,
     pub workload: Spanned<WorkloadSection>,
+    /// A Poisson stream of task graphs beside the workload's jobs.
+    pub graphs: Option<Spanned<GraphsSection>>,
     #[serde(default)]
     pub policy: PolicySpec,
     #[serde(default)]
@@ -84,6 +86,47 @@ pub struct ClusterEntry {
 
 fn unit_speed() -> Positive {
     Positive(1.0)
+}
+
+/// `[graphs]`: task graphs arriving beside the workload (see
+/// [`crate::workload::graphs`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphsSection {
+    /// Mean time between two graphs (the paper: about 4 every 10 minutes).
+    #[serde(default = "d_graph_gap")]
+    pub mean_interarrival: PositiveSeconds,
+    /// Subtasks per graph: "7-12", "13-18" or "19-24".
+    #[serde(default = "d_graph_size")]
+    pub size: crate::taskgraph::generate::SizeClass,
+    /// Target processors each graph is scheduled on.
+    #[serde(default = "d_tpes")]
+    pub tpes: AtLeastOne,
+    /// Graphs in a row drawn from one leaf (family) of the generator.
+    #[serde(default = "d_per_family")]
+    pub per_family: AtLeastOne,
+    /// Simulated seconds per weight unit of the graphs.
+    #[serde(default = "d_unit")]
+    pub unit: PositiveSeconds,
+    /// No graph arrives after this many seconds; by default the last
+    /// submit of the workload's jobs.
+    pub until: Option<Seconds>,
+}
+
+fn d_graph_gap() -> PositiveSeconds {
+    PositiveSeconds(150.0)
+}
+fn d_graph_size() -> crate::taskgraph::generate::SizeClass {
+    crate::taskgraph::generate::SizeClass::Gs7_12
+}
+fn d_tpes() -> AtLeastOne {
+    AtLeastOne(4)
+}
+fn d_per_family() -> AtLeastOne {
+    AtLeastOne(5)
+}
+fn d_unit() -> PositiveSeconds {
+    PositiveSeconds(1.0)
 }
 
 /// The kinds of workload.

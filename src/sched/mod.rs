@@ -18,7 +18,7 @@ pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
-pub use reserve::{ReservationView, Reserve};
+pub use reserve::{ReservationPlanView, ReservationView, Reserve, ReservedBlock};
 pub use spec::{
     BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
@@ -88,6 +88,8 @@ pub struct JobView {
     pub known_end: Option<SimTime>,
     /// Its need of the inter-cluster network, if any (see [`rate`]).
     pub comm: Option<crate::model::CommNeed>,
+    /// The task graph it carries, if it is a graph job.
+    pub graph: Option<std::sync::Arc<crate::model::graph::GraphJob>>,
 }
 
 /// What a policy sees at a decision point.
@@ -107,12 +109,12 @@ pub struct SystemView<'a> {
     /// and requeued when the head needs their processors (the run's
     /// `on_overrun = "requeue"`): the policy decides when.
     pub requeue_expired: bool,
-    /// The run's seed, for a policy that draws random choices (its own
-    /// stream, so that the workload's numbers do not move).
-    pub seed: u64,
     /// The advance reservations the engine holds (granted, not yet over),
     /// in the order they were granted; empty on runs without any.
     pub reservations: &'a [ReservationView],
+    /// The run's seed, for a policy that draws random choices (its own
+    /// stream, so that the workload's numbers do not move).
+    pub seed: u64,
 }
 
 impl JobView {
@@ -283,6 +285,8 @@ pub enum PolicyState {
     Backfill { head: u64, shadow: Option<SimTime> },
     /// PAS: its last package.
     Package(PackageView),
+    /// The advance-reservation scheduler of task graphs.
+    Reservations(Box<ReservationPlanView>),
 }
 
 /// PAS's last package: its jobs and where they went, the solve, and

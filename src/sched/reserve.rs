@@ -65,3 +65,41 @@ pub fn blocking(
     list.iter()
         .find(|r| !r.holds(id) && r.covers(cluster, p, from, to))
 }
+
+/// One busy stretch inside a reservation, for display: a graph's subtask
+/// row or a backfilled job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReservedBlock {
+    pub processor: u32,
+    pub start: SimTime,
+    pub end: SimTime,
+    /// The job's workload id.
+    pub job: u64,
+    /// A graph's subtask (else a backfilled independent job).
+    pub graph: bool,
+}
+
+/// What the reservation scheduler has done so far and plans, for the
+/// console and for checks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ReservationPlanView {
+    /// Reservations asked for and granted so far.
+    pub reservations: u64,
+    /// Graphs placed in them.
+    pub graphs: u64,
+    /// Independent jobs backfilled into their gaps.
+    pub backfilled: u64,
+    /// Σ over reservations of the reduction of their length by
+    /// interweaving (% of the graphs' lengths one after another).
+    pub reduction_pct_sum: f64,
+    /// Processor-seconds of backfilled jobs inside reservations.
+    pub backfill_secs: f64,
+    /// Σ over graphs of their compacted schedule's efficiency.
+    pub efficiency_sum: f64,
+    /// Graphs queued and not yet in a reservation.
+    pub waiting_graphs: usize,
+    /// When the next reservation request is due.
+    pub next_request: Option<SimTime>,
+    /// The busy stretches of the reservations not over.
+    pub blocks: Vec<ReservedBlock>,
+}

@@ -141,6 +141,7 @@ pub fn parse(text: &str, name: &str) -> Result<BatsimWorkload, BatsimError> {
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         });
     }
     jobs.sort_by_key(|j| j.submit);

@@ -177,6 +177,7 @@ impl Iterator for BlancoWorkload {
                 pnbw: pnbw_of(self.p.bsbw, size),
                 sigma,
             }),
+            graph: None,
         })
     }
 }

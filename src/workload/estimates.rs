@@ -228,6 +228,7 @@ mod tests {
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         }
     }
 

@@ -185,6 +185,7 @@ impl Iterator for GridWorkload {
             injected: false,
             home: (!gang).then_some(i as ClusterIdx),
             comm: None,
+            graph: None,
         })
     }
 }

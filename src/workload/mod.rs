@@ -4,6 +4,7 @@
 pub mod batsim;
 pub mod blanco;
 pub mod estimates;
+pub mod graphs;
 pub mod grid;
 pub mod inline;
 pub mod ngubiri;

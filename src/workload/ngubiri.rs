@@ -251,6 +251,7 @@ impl Iterator for NgubiriWorkload {
             injected: false,
             home: None,
             comm: None,
+            graph: None,
         })
     }
 }

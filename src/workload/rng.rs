@@ -16,6 +16,8 @@ pub enum Purpose {
     Estimates = 5,
     /// Per-job communication (σ) of the package-allocation workload.
     Comm = 6,
+    /// Task-graph arrivals beside another workload.
+    Graphs = 7,
 }
 
 /// The generator for `purpose` under `seed`.

@@ -1,0 +1,190 @@
+//! The reservation scheduler (`ar`) in the engine, on random workloads of
+//! task graphs and independent jobs: nothing outside a reservation runs on
+//! its processors inside its window, the jobs inside one never share a
+//! processor at once, and every job and every graph ends exactly once.
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use schedscope::engine::{Engine, EngineConfig};
+use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::sched::{ParamValue, PolicyName, PolicySpec, PolicyState};
+use schedscope::taskgraph::generate::SizeClass;
+use schedscope::workload::graphs::{GraphStreamParams, WithGraphs};
+use std::collections::HashSet;
+
+fn jobs(seed: u64, n: usize, procs: u32, horizon: i64) -> Vec<JobSpec> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut v: Vec<JobSpec> = (0..n)
+        .map(|i| {
+            let rt = SimTime::from_secs(rng.random_range(1..=1_500));
+            let size = rng.random_range(1..=procs);
+            JobSpec {
+                id: i as u64 + 1,
+                submit: SimTime::from_secs(rng.random_range(0..horizon)),
+                size,
+                components: vec![size],
+                runtime: rt,
+                estimate: Some(rt),
+                user: None,
+                injected: false,
+                home: None,
+                comm: None,
+                graph: None,
+            }
+        })
+        .collect();
+    v.sort_by_key(|j| j.submit);
+    v
+}
+
+struct Outcome {
+    ended: usize,
+    arrived: u64,
+    graphs_ended: usize,
+    reservations: u64,
+    checked: u64,
+    backfilled: u64,
+}
+
+fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
+    let horizon = 6 * 3_600;
+    let source = WithGraphs::new(
+        Box::new(jobs(seed, 60, procs, horizon).into_iter()),
+        GraphStreamParams {
+            mean_interarrival: 150.0,
+            size: SizeClass::Gs7_12,
+            tpes: 4,
+            per_family: 5,
+            unit: 1.0,
+            until: SimTime::from_secs(horizon),
+        },
+        seed,
+    );
+    let mut spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    spec.params
+        .insert("independent".into(), ParamValue::Text(independent.into()));
+    let mut e = Engine::new(
+        Platform::uniform(1, procs),
+        Box::new(source),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut ids = HashSet::new();
+    let mut graphs_ended = 0;
+    let mut checked = 0;
+    let mut ended = 0;
+    while e.step().is_some() {
+        let now = e.now();
+        for r in e.reservations() {
+            if !(r.start <= now && now < r.finish) {
+                continue;
+            }
+            for (id, on) in e.running_processors() {
+                if r.holds(id) {
+                    continue;
+                }
+                for (_, ps) in on {
+                    assert!(
+                        ps.iter().all(|p| !r.processors.contains(p)),
+                        "job {id} on {ps:?} inside reservation {} ({:?}) at {now}",
+                        r.id,
+                        r.processors
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        for rec in e.drain_records() {
+            assert!(ids.insert(rec.id), "job {} ended twice", rec.id);
+            assert!(!rec.killed, "job {} killed", rec.id);
+            if rec.id >= schedscope::workload::graphs::GRAPH_ID_BASE {
+                graphs_ended += 1;
+            }
+            ended += 1;
+        }
+    }
+    e.check_conservation().unwrap();
+    let PolicyState::Reservations(v) = e.policy_state() else {
+        panic!("ar reports its reservations");
+    };
+    Outcome {
+        ended,
+        arrived: e.counters().arrived,
+        graphs_ended,
+        reservations: v.reservations,
+        checked,
+        backfilled: v.backfilled,
+    }
+}
+
+/// The blocks of the reservations in force never overlap on a processor.
+fn blocks_disjoint(seed: u64, procs: u32) {
+    let source = WithGraphs::new(
+        Box::new(jobs(seed, 40, procs, 3 * 3_600).into_iter()),
+        GraphStreamParams {
+            mean_interarrival: 150.0,
+            size: SizeClass::Gs13_18,
+            tpes: 4,
+            per_family: 5,
+            unit: 1.0,
+            until: SimTime::from_secs(3 * 3_600),
+        },
+        seed,
+    );
+    let spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, procs),
+        Box::new(source),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut seen = 0;
+    while e.step().is_some() {
+        let PolicyState::Reservations(v) = e.policy_state() else {
+            panic!("ar reports its reservations");
+        };
+        for (i, a) in v.blocks.iter().enumerate() {
+            for b in &v.blocks[i + 1..] {
+                if a.processor == b.processor {
+                    seen += 1;
+                    assert!(a.end <= b.start || b.end <= a.start, "{a:?} overlaps {b:?}");
+                }
+            }
+        }
+    }
+    assert!(
+        seen > 0,
+        "no two blocks shared a processor: nothing checked"
+    );
+}
+
+#[test]
+fn reservation_blocks_never_overlap() {
+    blocks_disjoint(3, 16);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+    #[test]
+    fn reservations_are_kept_and_every_job_ends_once(
+        seed in 0u64..1_000,
+        procs in prop::sample::select(vec![8u32, 16, 32]),
+        easy in any::<bool>(),
+    ) {
+        let o = run(seed, procs, if easy { "easy" } else { "fcfs" });
+        prop_assert_eq!(o.ended as u64, o.arrived);
+        prop_assert!(o.graphs_ended > 50, "{} graphs", o.graphs_ended);
+        prop_assert!(o.reservations > 0);
+        prop_assert!(o.checked > 0, "no job ran beside a reservation");
+        let _ = o.backfilled;
+    }
+}
