@@ -18,6 +18,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
         estimate: Some(SimTime::from_secs(est)),
         user: None,
         injected: false,
+        app: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     estimate: None,
                     user: None,
                     injected: false,
+                    app: None,
                 }
             })
             .collect()

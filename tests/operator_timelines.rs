@@ -65,6 +65,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 estimate: Some(SimTime::from_secs(est as i64)),
                 user: None,
                 injected: false,
+                app: None,
             }
         })
         .collect()

@@ -54,6 +54,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 estimate: Some(SimTime::from_secs(rt as i64 * 2)),
                 user: None,
                 injected: false,
+                app: None,
             }
         })
         .collect()

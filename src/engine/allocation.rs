@@ -43,7 +43,9 @@ impl Engine {
         // A job that asks for no particular components is split by the
         // policy: any widths of at least 1 that add up to its size.
         let flexible = job.components.is_empty();
-        if flexible {
+        if let Some(p) = d.processes {
+            Self::check_processes(job, p, &d.assignment)?;
+        } else if flexible {
             let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
             if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
                 return Err(Refusal::Split {
@@ -152,7 +154,9 @@ impl Engine {
             self.free[c as usize] -= w;
             processors.push(got);
         }
-        let rate = job_rate(&self.platform, &d.assignment);
+        let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
+        let rate =
+            job_rate(&self.platform, &d.assignment) * self.mold_start(d.job.0, d.processes, held);
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
@@ -162,6 +166,8 @@ impl Engine {
         job.jumped_ahead = d.kind == StartKind::Ahead;
         let h = &mut self.hidden[d.job.0];
         h.rate_since = now;
+        h.held_since = now;
+        h.held_run = 0.0;
         job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;
         if job.jumped_ahead {

@@ -147,6 +147,7 @@ impl Engine {
                             estimate: h.trace_estimate,
                             user: job.user,
                             injected: job.injected,
+                            app: None,
                         });
                     }
                     self.queue_edits += 1;
@@ -215,6 +216,7 @@ impl Engine {
             estimate: j.estimate.map(SimTime::from_secs_f64),
             user: None,
             injected: true,
+            app: None,
         })
     }
 }

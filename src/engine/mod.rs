@@ -53,6 +53,14 @@ struct Hidden {
     pending: u8,
     /// Processor-seconds held in runs that were aborted.
     held_before: f64,
+    /// Processor-seconds held in the current run up to `held_since`
+    /// (the widths change when a job is folded or expanded).
+    held_run: f64,
+    held_since: SimTime,
+    /// A moldable job's estimated sequential time, and the work done in
+    /// its aborted runs (seconds of unfolded run).
+    seq_estimate: SimTime,
+    work_lost: f64,
 }
 
 /// A run that ended with jobs not accounted for: an internal error.
@@ -133,6 +141,11 @@ pub struct Counters {
     /// Decisions of the policy the engine would not carry out.
     #[serde(skip_serializing_if = "is_zero")]
     pub refused: u64,
+    /// Running moldable jobs folded and expanded.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub folded: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub expanded: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -156,6 +169,9 @@ macro_rules! system_view {
         }
     };
 }
+
+// After the macro, which it uses.
+mod resize;
 
 pub struct Engine {
     now: SimTime,
@@ -439,6 +455,9 @@ impl Engine {
     fn schedule(&mut self) {
         self.dirty = false;
         let requeue = self.requeue_expired();
+        if !self.running.is_empty() {
+            self.reshape();
+        }
         if requeue && !self.queue.is_empty() && !self.running.is_empty() {
             let mut aborts = std::mem::take(&mut self.aborts);
             aborts.clear();

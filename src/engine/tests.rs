@@ -15,6 +15,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         estimate: None,
         user: None,
         injected: false,
+        app: None,
     }
 }
 
@@ -288,6 +289,7 @@ mod protocol {
             estimate: Some(secs(runtime)),
             user: None,
             injected: false,
+            app: None,
         }
     }
 
@@ -364,6 +366,7 @@ mod protocol {
                 assignment,
                 kind: StartKind::Head,
                 processors,
+                processes: None,
             };
             out.push(Start {
                 job: JobKey(999),
@@ -456,6 +459,7 @@ mod flexible_split {
                         assignment: vec![(0, 3), (1, n)],
                         kind: StartKind::Head,
                         processors: None,
+                        processes: None,
                     });
                 }
                 out.push(Start {
@@ -463,6 +467,7 @@ mod flexible_split {
                     assignment: vec![(0, 3), (1, n - 3)],
                     kind: StartKind::Head,
                     processors: None,
+                    processes: None,
                 });
             }
         }
@@ -492,6 +497,7 @@ mod flexible_split {
             estimate: None,
             user: None,
             injected: false,
+            app: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

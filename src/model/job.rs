@@ -1,8 +1,10 @@
 //! Jobs as workloads describe them, and records of jobs that have ended.
 
+use super::moldable::{AppType, MoldRecord};
 use super::platform::ClusterIdx;
 use super::time::SimTime;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A job as a workload produces it, before it reaches the engine.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -22,6 +24,11 @@ pub struct JobSpec {
     pub user: Option<i64>,
     /// Added by an operator command rather than the workload.
     pub injected: bool,
+    /// A moldable job's application type: its size is chosen at start
+    /// from the type's allowed sizes (`size` is then the largest), and
+    /// `runtime` is its sequential time. `None` for a rigid job.
+    #[serde(skip)]
+    pub app: Option<Arc<AppType>>,
 }
 
 impl JobSpec {
@@ -70,6 +77,9 @@ pub struct JobRecord {
     /// Processor-seconds the job held, its aborted runs included: what it
     /// took of the machine, whatever became of the work.
     pub held: f64,
+    /// A moldable job's type, size, folds and lost work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moldable: Option<MoldRecord>,
 }
 
 impl JobRecord {

@@ -1,9 +1,11 @@
 //! The domain: time, platforms, jobs and their records.
 
 pub mod job;
+pub mod moldable;
 pub mod platform;
 pub mod time;
 
 pub use job::{JobRecord, JobSpec, split_even};
+pub use moldable::{AppType, MoldRecord, SizeRule};
 pub use platform::{Cluster, ClusterIdx, Platform};
 pub use time::SimTime;

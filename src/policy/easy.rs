@@ -120,6 +120,7 @@ impl Policy for Easy {
                 assignment: a,
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
             head += 1;
         }
@@ -195,6 +196,7 @@ impl Policy for Easy {
                     assignment: a,
                     kind: StartKind::Ahead,
                     processors: None,
+                    processes: None,
                 });
             }
         }

@@ -98,6 +98,7 @@ impl Policy for Fpfs {
                         StartKind::Ahead
                     },
                     processors: None,
+                    processes: None,
                 });
                 if is_head {
                     // The next job not yet started becomes the head.

@@ -268,6 +268,7 @@ fn trace_jobs(
                     estimate: j.requested_time.filter(|&t| t > 0).map(SimTime::from_secs),
                     user: j.user,
                     injected: false,
+                    app: None,
                 })
                 .collect();
             let name = trace
@@ -582,6 +583,7 @@ fn inline_job(
         estimate: job.estimate.map(|e| SimTime::from_secs_f64(e.0)),
         user: job.user,
         injected: false,
+        app: None,
     })
 }
 

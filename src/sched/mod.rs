@@ -18,9 +18,10 @@ pub mod spec;
 
 pub use spec::{BackfillOrder, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec};
 
-use crate::model::{ClusterIdx, Platform, SimTime};
+use crate::model::{AppType, ClusterIdx, Platform, SimTime};
 use serde::Serialize;
 use slab::Slab;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A job's slot in the engine's job table. A slot is reused once its job
@@ -74,6 +75,34 @@ pub struct JobView {
     pub jumped_ahead: bool,
     /// Times the job was aborted and requeued.
     pub requeues: u32,
+    /// A moldable job's type (allowed sizes, speedup model, long or
+    /// short); `None` for a rigid job. While such a job is queued, `size`
+    /// is its largest allowed size and `estimate` its estimated
+    /// *sequential* time; once started, `size` is the number of processes
+    /// chosen and `estimate` the estimate at that size
+    /// ([`AppType::time_at`]). The processors it holds are its
+    /// assignment's widths, fewer than `size` while folded.
+    pub app: Option<Arc<AppType>>,
+    /// Times this run was folded and expanded.
+    pub folds: u32,
+    pub expands: u32,
+}
+
+impl JobView {
+    /// Processors held now (the assignment's widths).
+    pub fn held(&self) -> u32 {
+        self.assignment.iter().map(|&(_, w)| w).sum()
+    }
+
+    /// Processes per processor now: 1 unless folded.
+    pub fn mpl(&self) -> u32 {
+        let held = self.held();
+        if held == 0 {
+            1
+        } else {
+            self.size.div_ceil(held)
+        }
+    }
 }
 
 /// What a policy sees at a decision point.
@@ -136,6 +165,23 @@ pub struct Start {
     /// The processor indices to take, per assignment entry; `None` takes
     /// the lowest-numbered free ones.
     pub processors: Option<Vec<Vec<u32>>>,
+    /// A moldable job's number of processes, one of its type's allowed
+    /// sizes; the assignment's widths are the processors it gets (fewer
+    /// when it starts folded). `None` for a rigid job.
+    pub processes: Option<u32>,
+}
+
+/// Fold or expand a running moldable job: it keeps its processes and
+/// holds `processors` processors from now on (on its one cluster), at the
+/// rate [`rate::fold_rate`] gives. A fold keeps the named processors (or
+/// its lowest-numbered ones); an expansion adds the named free ones (or
+/// the lowest-numbered free ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resize {
+    pub job: JobKey,
+    pub processors: u32,
+    /// The whole new set of processor indices, if the policy chooses.
+    pub chosen: Option<Vec<u32>>,
 }
 
 /// Abort a running job: it gives its processors back now and its work is
@@ -152,6 +198,7 @@ pub struct Abort {
 pub enum Decision {
     Start(Start),
     Abort(Abort),
+    Resize(Resize),
 }
 
 /// A decision the engine would not carry out, and why. The run goes on
@@ -205,6 +252,21 @@ pub enum Refusal {
         given: usize,
         wanted: u32,
     },
+    #[error("job {job} is rigid: it has no sizes to choose from and cannot be resized")]
+    NotMoldable { job: u64 },
+    #[error("job {job}: {processes} processes is not one of its allowed sizes")]
+    Size { job: u64, processes: u32 },
+    #[error(
+        "job {job}: {processes} processes on {processors} processors is a multiprogramming level above {max_mpl} (or more processors than processes)"
+    )]
+    Fold {
+        job: u64,
+        processes: u32,
+        processors: u32,
+        max_mpl: u32,
+    },
+    #[error("job {job} runs on more than one cluster: it cannot be resized")]
+    Spread { job: u64 },
 }
 
 /// What a policy tells the console about its own state.
@@ -267,6 +329,12 @@ pub trait Policy: Send {
     fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
         None
     }
+
+    /// Appends aborts and resizes (folds and expansions) to carry out now,
+    /// at every decision point with jobs running, before
+    /// [`Policy::schedule`] is asked for starts; the engine checks each.
+    /// Only [`Decision::Abort`] and [`Decision::Resize`] are taken here.
+    fn reshape(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Decision>) {}
 
     /// A time at which the policy must decide again even if nothing else
     /// happens then (the engine adds a wake-up event).

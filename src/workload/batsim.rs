@@ -139,6 +139,7 @@ pub fn parse(text: &str, name: &str) -> Result<BatsimWorkload, BatsimError> {
             estimate,
             user: None,
             injected: false,
+            app: None,
         });
     }
     jobs.sort_by_key(|j| j.submit);

@@ -226,6 +226,7 @@ mod tests {
             estimate: Some(SimTime::from_secs(2 * rt)),
             user: None,
             injected: false,
+            app: None,
         }
     }
 

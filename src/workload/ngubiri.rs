@@ -249,6 +249,7 @@ impl Iterator for NgubiriWorkload {
             estimate: None,
             user: None,
             injected: false,
+            app: None,
         })
     }
 }
