@@ -74,7 +74,8 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
 /// Every policy the picker offers, in every variant that matters here.
 fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
     (
-        prop::sample::select(PolicyName::ALL.to_vec()),
+        // The rigid-job policies (the moldable ones schedule one machine).
+        prop::sample::select(PolicyName::ALL[..4].to_vec()),
         prop::sample::select(PlacementName::ALL.to_vec()),
         prop::sample::select(vec![
             MaxJumps::Limit(0),
@@ -94,6 +95,7 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
             } else {
                 Machines::Counted
             },
+            fjt: Default::default(),
         })
 }
 

@@ -515,7 +515,13 @@ impl Engine {
                 queue.truncate(kept);
             }
         }
+        let started = !decisions.is_empty();
         self.decisions = decisions;
+        if started && !self.running.is_empty() {
+            // Again once the starts are in: the queue may have emptied
+            // (folded jobs may grow back).
+            self.reshape();
+        }
         if requeue && let Some(t) = self.policy.recheck_at(&self.view()) {
             if t > self.now {
                 if self.wake != Some(t) {

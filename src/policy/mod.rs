@@ -8,6 +8,7 @@
 pub mod backfill;
 pub mod conservative;
 pub mod easy;
+pub mod fjt;
 pub mod fpfs;
 pub mod pinned;
 pub mod placement;
@@ -57,6 +58,11 @@ impl PolicySpec {
             PolicyName::Conservative => {
                 Box::new(conservative::Conservative::new(placement, self.clone()))
             }
+            PolicyName::Fifo
+            | PolicyName::Fjt4
+            | PolicyName::Fjt4Bfa
+            | PolicyName::Fjt1Bfa
+            | PolicyName::Fjt1Bfm => fjt::Fjt::build(self.clone(), platform)?,
         })
     }
 }

@@ -16,7 +16,9 @@
 pub mod rate;
 pub mod spec;
 
-pub use spec::{BackfillOrder, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec};
+pub use spec::{
+    BackfillOrder, FjtParams, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec, WindowRule,
+};
 
 use crate::model::{AppType, ClusterIdx, Platform, SimTime};
 use serde::Serialize;
@@ -332,7 +334,8 @@ pub trait Policy: Send {
 
     /// Appends aborts and resizes (folds and expansions) to carry out now,
     /// at every decision point with jobs running, before
-    /// [`Policy::schedule`] is asked for starts; the engine checks each.
+    /// [`Policy::schedule`] is asked for starts, and once more after
+    /// them when some started; the engine checks each.
     /// Only [`Decision::Abort`] and [`Decision::Resize`] are taken here.
     fn reshape(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Decision>) {}
 

@@ -21,14 +21,33 @@ pub enum PolicyName {
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
     Conservative,
+    /// Moldable jobs, first come first served, each at its largest
+    /// allowed size.
+    Fifo,
+    /// FJT sizing; long jobs may start folded (up to 4 processes per
+    /// processor) and expand later; no backfilling.
+    Fjt4,
+    /// FJT4 with aggressive backfilling; an expired backfilled job is
+    /// aborted and requeued.
+    Fjt4Bfa,
+    /// FJT sizing without folding, aggressive backfilling with aborts.
+    Fjt1Bfa,
+    /// FJT sizing without folding, backfilling with malleability: expired
+    /// backfilled jobs are folded, oldest first, until the head fits.
+    Fjt1Bfm,
 }
 
 impl PolicyName {
-    pub const ALL: [PolicyName; 4] = [
+    pub const ALL: [PolicyName; 9] = [
         PolicyName::Fcfs,
         PolicyName::Fpfs,
         PolicyName::Easy,
         PolicyName::Conservative,
+        PolicyName::Fifo,
+        PolicyName::Fjt4,
+        PolicyName::Fjt4Bfa,
+        PolicyName::Fjt1Bfa,
+        PolicyName::Fjt1Bfm,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -37,12 +56,36 @@ impl PolicyName {
             PolicyName::Fpfs => "fpfs",
             PolicyName::Easy => "easy",
             PolicyName::Conservative => "conservative",
+            PolicyName::Fifo => "fifo",
+            PolicyName::Fjt4 => "fjt4",
+            PolicyName::Fjt4Bfa => "fjt4-bfa",
+            PolicyName::Fjt1Bfa => "fjt1-bfa",
+            PolicyName::Fjt1Bfm => "fjt1-bfm",
         }
+    }
+
+    /// The moldable-job policies' names as the paper writes them.
+    pub fn paper_label(self) -> Option<&'static str> {
+        Some(match self {
+            PolicyName::Fifo => "FIFO",
+            PolicyName::Fjt4 => "FJT4",
+            PolicyName::Fjt4Bfa => "FJT4+BFA",
+            PolicyName::Fjt1Bfa => "FJT1+BFA",
+            PolicyName::Fjt1Bfm => "FJT1+BFM",
+            _ => return None,
+        })
     }
 
     /// Whether the policy reads runtime estimates.
     pub fn uses_estimates(self) -> bool {
-        matches!(self, PolicyName::Easy | PolicyName::Conservative)
+        matches!(
+            self,
+            PolicyName::Easy
+                | PolicyName::Conservative
+                | PolicyName::Fjt4Bfa
+                | PolicyName::Fjt1Bfa
+                | PolicyName::Fjt1Bfm
+        )
     }
 }
 
@@ -138,6 +181,64 @@ pub struct PolicySpec {
     /// (pinned), as in machine-level simulators such as Batsim.
     #[serde(default, skip_serializing_if = "Machines::is_counted")]
     pub machines: Machines,
+    /// The moldable-job policies' readings (FJT's rule, the window rule).
+    #[serde(default, skip_serializing_if = "FjtParams::is_default")]
+    pub fjt: FjtParams,
+}
+
+/// When a backfilled job's window has expired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WindowRule {
+    /// The paper's definition: the head cannot start and every running
+    /// job was backfilled.
+    #[default]
+    AllBackfilled,
+    /// The head cannot start and a backfilled job has outlived its
+    /// estimate (those are the expired ones).
+    Estimate,
+}
+
+impl WindowRule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WindowRule::AllBackfilled => "all-backfilled",
+            WindowRule::Estimate => "estimate",
+        }
+    }
+}
+
+/// The readings of the moldable-job policies (FIFO, FJT4, FJT4+BFA,
+/// FJT1+BFA, FJT1+BFM) that the paper leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FjtParams {
+    /// FJT: the fewest processes a long job starts with (a long job is not
+    /// given a small partition; short jobs take what is free).
+    #[serde(default = "default_long_min")]
+    pub long_min: u32,
+    /// When a backfilled job's window has expired.
+    #[serde(default)]
+    pub window: WindowRule,
+}
+
+fn default_long_min() -> u32 {
+    16
+}
+
+impl Default for FjtParams {
+    fn default() -> Self {
+        FjtParams {
+            long_min: default_long_min(),
+            window: WindowRule::default(),
+        }
+    }
+}
+
+impl FjtParams {
+    pub fn is_default(&self) -> bool {
+        *self == FjtParams::default()
+    }
 }
 
 /// How backfilling policies treat a cluster's processors.
@@ -201,6 +302,22 @@ impl PolicySpec {
                 match self.order {
                     BackfillOrder::Arrival => format!("{name}{tail}"),
                     o => format!("{name} ({} first){tail}", o.describe()),
+                }
+            }
+            PolicyName::Fifo
+            | PolicyName::Fjt4
+            | PolicyName::Fjt4Bfa
+            | PolicyName::Fjt1Bfa
+            | PolicyName::Fjt1Bfm => {
+                let base = self.name.paper_label().unwrap_or(self.name.as_str());
+                if self.fjt.is_default() || self.name == PolicyName::Fifo {
+                    base.to_string()
+                } else {
+                    format!(
+                        "{base} (long ≥ {}, window {})",
+                        self.fjt.long_min,
+                        self.fjt.window.as_str()
+                    )
                 }
             }
         }
