@@ -6,6 +6,7 @@
 
 pub mod confidence;
 pub mod groups;
+pub mod moldable;
 
 pub use confidence::{Replicated, t_quantile_975};
 pub use groups::{GroupBounds, Grouping};

@@ -4,6 +4,7 @@
 pub mod batsim;
 pub mod estimates;
 pub mod inline;
+pub mod moldable;
 pub mod ngubiri;
 pub mod rng;
 pub mod swf;
