@@ -62,7 +62,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
 
 fn policies() -> Vec<PolicySpec> {
     let mut v = Vec::new();
-    for name in PolicyName::ALL {
+    for &name in &PolicyName::ALL[..4] {
         for placement in PlacementName::ALL {
             for max_jumps in [MaxJumps::Limit(0), MaxJumps::Limit(2), MaxJumps::Unlimited] {
                 v.push(
@@ -213,7 +213,7 @@ fn check_wrong_estimates(
 ) -> Result<(), TestCaseError> {
     use schedscope::workload::estimates::OnOverrun;
     let owned: Vec<JobSpec> = jobs.to_vec();
-    let mut specs: Vec<PolicySpec> = PolicyName::ALL
+    let mut specs: Vec<PolicySpec> = PolicyName::ALL[..4]
         .iter()
         .map(|&name| {
             PolicySpec {
