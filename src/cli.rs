@@ -1,5 +1,5 @@
 //! The command line: `console`, `run`, `sweep`, `merge`, `plot`, `check`,
-//! `validate`, and (with no command) the console or, off a terminal, the
+//! `validate`, `taskgraph`, `swf`, and (with no command) the console or, off a terminal, the
 //! default scenario headless.
 
 use crate::plot::{self, PlotSpec};
@@ -46,6 +46,12 @@ pub enum Command {
         /// walking a class through a small example).
         #[arg(long)]
         paused: bool,
+        /// Compare mode: run the same workload a second time with this key changed
+        /// (e.g. policy.name=easy; repeat for more keys), side by side on the same
+        /// simulated time. Injections and estimate flips go to both; a policy chosen
+        /// with `p` changes the left side.
+        #[arg(long = "compare", value_name = "KEY.PATH=VALUE")]
+        compare: Vec<String>,
     },
     /// Run a scenario headless and report its metrics.
     Run {
@@ -72,7 +78,7 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     /// Run the cross product of varied keys and print one row per point.
-    Sweep(SweepArgs),
+    Sweep(Box<SweepArgs>),
     /// Print the rows of a sweep's result folder (written by `sweep --out`,
     /// perhaps in shards) as a local sweep prints them; missing and failed
     /// points are listed by id and make the exit code 1.
@@ -107,6 +113,14 @@ pub enum Command {
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
+    /// Task graphs: schedule one (HLFET, ETF, MCP, exact), or the gap
+    /// table of a Standard Task Graph set against its optimal makespans.
+    Taskgraph {
+        #[command(subcommand)]
+        command: crate::taskgraph::command::TaskgraphCommand,
+    },
+    /// List every policy with what it does and the parameters it reads.
+    Policies,
     /// Standard Workload Format traces.
     Swf {
         #[command(subcommand)]
@@ -120,8 +134,17 @@ pub struct SweepArgs {
     pub scenario: PathBuf,
     /// A key and its values, e.g. policy.max_jumps=0,1,2,5,10; repeat for
     /// more keys (each key once, each value once, none blank).
-    #[arg(long = "vary", value_name = "KEY.PATH=V1,V2,...", required = true)]
+    #[arg(
+        long = "vary",
+        value_name = "KEY.PATH=V1,V2,...",
+        required_unless_present = "points"
+    )]
     pub vary: Vec<String>,
+    /// A sweep file listing points one per line: a header of keys, then one
+    /// comma-separated row of values per point (`#` starts a comment); crossed
+    /// with any --vary.
+    #[arg(long, value_name = "FILE")]
+    pub points: Option<PathBuf>,
     /// Override a scenario key at every point (the value is read as TOML; a
     /// bare word is a string); a varied key cannot also be set.
     #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
@@ -342,15 +365,22 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         None if std::io::stdout().is_terminal() => {
             let scenario = Scenario::embedded_default();
             let seed = scenario.seed();
-            crate::console::run(scenario, seed, false).map_err(Failure::Other)
+            crate::console::run(scenario, seed, false, None).map_err(Failure::Other)
         }
         Some(Command::Console {
             scenario,
             sets,
             seed,
             paused,
+            compare,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            let twin = if compare.is_empty() {
+                None
+            } else {
+                let both: Vec<String> = sets.iter().chain(&compare).cloned().collect();
+                Some(Scenario::load_with(&scenario, &both)?)
+            };
             if !std::io::stdout().is_terminal() {
                 return Err(Failure::BadInput(format!(
                     "the console needs a terminal on standard output; `schedscope run {}` runs it headless",
@@ -358,7 +388,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 )));
             }
             let seed = seed.unwrap_or(sc.seed());
-            crate::console::run(sc, seed, paused).map_err(Failure::Other)
+            crate::console::run(sc, seed, paused, twin).map_err(Failure::Other)
         }
         None => {
             let scenario = Scenario::embedded_default();
@@ -408,10 +438,14 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Some(Command::Sweep(args)) => sweep(args),
+        Some(Command::Sweep(args)) => sweep(*args),
         Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
         Some(Command::Plot { dir, out, figure }) => plot_folder(&dir, &out, &figure),
         Some(Command::Check { scenarios }) => check(&scenarios),
+        Some(Command::Policies) => {
+            print!("{}", crate::policy::catalog::describe());
+            Ok(())
+        }
         Some(Command::Swf {
             command: SwfCommand::Info { traces },
         }) => {
@@ -427,6 +461,11 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                     println!();
                 }
             }
+            Ok(())
+        }
+        Some(Command::Taskgraph { command }) => {
+            let text = crate::taskgraph::command::run(&command).map_err(Failure::BadInput)?;
+            print!("{text}");
             Ok(())
         }
         Some(Command::Validate { scenarios }) => {
@@ -572,8 +611,9 @@ fn rate(per_sec: f64) -> String {
 /// result folder; without `--shard`, the folder's rows are printed as
 /// `merge` would print them.
 fn sweep(args: SweepArgs) -> Result<(), Failure> {
-    let spec = SweepSpec::new(
+    let spec = SweepSpec::with_points(
         args.scenario.clone(),
+        args.points.as_deref(),
         &args.vary,
         &args.sets,
         args.replications,

@@ -14,4 +14,5 @@ pub mod scenario;
 pub mod sched;
 pub mod simulation;
 pub mod sweep;
+pub mod taskgraph;
 pub mod workload;

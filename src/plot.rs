@@ -433,7 +433,7 @@ fn draw<DB: DrawingBackend>(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(legend_corner(fig, (x0, x1), (y0, y1)))
         .label_font(("sans-serif", 16))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(0x99, 0x99, 0x99))
@@ -447,6 +447,39 @@ fn draw<DB: DrawingBackend>(
     )?;
     root.present()?;
     Ok(())
+}
+
+/// The corner of the plot the legend covers least data in: the one with
+/// the fewest points and confidence-bar ends within 40 % of the axes'
+/// ranges from it (upper right on a tie).
+fn legend_corner(fig: &Figure, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> SeriesLabelPosition {
+    let near = |v: f64, lo: f64, hi: f64, high: bool| {
+        let f = (v - lo) / (hi - lo).max(1e-12);
+        if high { f >= 0.6 } else { f <= 0.4 }
+    };
+    let corners = [
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    let mut best = (usize::MAX, SeriesLabelPosition::UpperRight);
+    for (pos, right, top) in corners {
+        let covered = fig
+            .lines
+            .iter()
+            .flat_map(|l| l.points.iter())
+            .flat_map(|&(x, m, h)| {
+                let h = h.unwrap_or(0.0);
+                [(x, m), (x, m - h), (x, m + h)]
+            })
+            .filter(|&(x, y)| near(x, x0, x1, right) && near(y, y0, y1, top))
+            .count();
+        if covered < best.0 {
+            best = (covered, pos);
+        }
+    }
+    best.1
 }
 
 /// The two files a figure is written to: `stem.svg` and `stem.png` (an
@@ -503,4 +536,45 @@ pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError>
     tmp.persist(&png_path)
         .map_err(|e| fail(&png_path, e.error.to_string()))?;
     Ok((svg_path, png_path))
+}
+
+#[cfg(test)]
+mod legend_tests {
+    use super::*;
+
+    fn fig(points: Vec<(f64, f64, Option<f64>)>) -> Figure {
+        Figure {
+            title: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            categories: None,
+            lines: vec![Line {
+                name: "a".into(),
+                points,
+            }],
+            note: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_legend_goes_where_the_data_is_not() {
+        // Rising to the upper right: the legend goes upper left.
+        let rising = fig((0..10).map(|i| (i as f64, i as f64, None)).collect());
+        let at = legend_corner(&rising, (0.0, 9.0), (0.0, 9.0));
+        assert!(matches!(at, SeriesLabelPosition::UpperLeft), "{at:?}");
+        // Falling from the upper left: upper right stays free.
+        let falling = fig((0..10).map(|i| (i as f64, 9.0 - i as f64, None)).collect());
+        let at = legend_corner(&falling, (0.0, 9.0), (0.0, 9.0));
+        assert!(matches!(at, SeriesLabelPosition::UpperRight), "{at:?}");
+        // High everywhere: a lower corner.
+        let high = fig((0..10).map(|i| (i as f64, 8.5, Some(0.5))).collect());
+        let at = legend_corner(&high, (0.0, 9.0), (0.0, 9.0));
+        assert!(
+            matches!(
+                at,
+                SeriesLabelPosition::LowerRight | SeriesLabelPosition::LowerLeft
+            ),
+            "{at:?}"
+        );
+    }
 }

@@ -19,6 +19,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
         user: None,
         injected: false,
         app: None,
+        comm: None,
     }
 }
 
@@ -48,7 +49,9 @@ fn starts_under(processors: u32, jobs: &[J], policy: &PolicySpec) -> Vec<(u64, i
     v
 }
 
-use PolicyName::{Conservative, Easy, Fcfs};
+const CONSERVATIVE: PolicyName = PolicyName::Conservative;
+const EASY: PolicyName = PolicyName::Easy;
+const FCFS: PolicyName = PolicyName::Fcfs;
 
 #[test]
 fn a_backfill_that_would_delay_the_head_is_refused() {
@@ -62,10 +65,10 @@ fn a_backfill_that_would_delay_the_head_is_refused() {
         (4, 3, 1, 5, 5),
     ];
     let want = vec![(1, 0), (2, 10), (3, 15), (4, 3)];
-    assert_eq!(starts(4, &jobs, Easy), want);
-    assert_eq!(starts(4, &jobs, Conservative), want);
+    assert_eq!(starts(4, &jobs, EASY), want);
+    assert_eq!(starts(4, &jobs, CONSERVATIVE), want);
     assert_eq!(
-        starts(4, &jobs, Fcfs),
+        starts(4, &jobs, FCFS),
         vec![(1, 0), (2, 10), (3, 15), (4, 15)]
     );
 }
@@ -83,8 +86,8 @@ fn a_backfill_on_extra_processors_only_is_allowed() {
         (4, 3, 1, 30, 30),
     ];
     let want = vec![(1, 0), (2, 10), (3, 2), (4, 15)];
-    assert_eq!(starts(6, &jobs, Easy), want);
-    assert_eq!(starts(6, &jobs, Conservative), want);
+    assert_eq!(starts(6, &jobs, EASY), want);
+    assert_eq!(starts(6, &jobs, CONSERVATIVE), want);
 }
 
 #[test]
@@ -102,11 +105,11 @@ fn conservative_refuses_what_easy_accepts() {
         (5, 2, 1, 10, 10), // C
     ];
     assert_eq!(
-        starts(4, &jobs, Easy),
+        starts(4, &jobs, EASY),
         vec![(1, 0), (2, 0), (3, 20), (4, 25), (5, 2)]
     );
     assert_eq!(
-        starts(4, &jobs, Conservative),
+        starts(4, &jobs, CONSERVATIVE),
         vec![(1, 0), (2, 0), (3, 20), (4, 5), (5, 25)]
     );
 }
@@ -117,7 +120,7 @@ fn early_completion_moves_reservations_forward() {
     // behind it, for 15. When J1 ends early both move forward: J2 starts at
     // 5, J3 at 10.
     let jobs = [(1, 0, 4, 5, 10), (2, 1, 4, 5, 5), (3, 2, 4, 5, 5)];
-    for p in [Easy, Conservative] {
+    for p in [EASY, CONSERVATIVE] {
         assert_eq!(starts(4, &jobs, p), vec![(1, 0), (2, 5), (3, 10)], "{p:?}");
     }
 }
@@ -132,7 +135,7 @@ fn reservations_are_visible_in_the_snapshot() {
         (5, 2, 1, 10, 10),
     ];
     let policy = PolicySpec {
-        name: Conservative,
+        name: CONSERVATIVE,
         ..PolicySpec::default()
     };
     let mut e = Engine::new(
@@ -193,7 +196,7 @@ fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
     // outlives its estimate at 7, but the head is not due until 10: it
     // keeps running and ends at 8, never aborted.
     let ends_before = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 6, 5)];
-    for name in [Easy, Conservative] {
+    for name in [EASY, CONSERVATIVE] {
         assert_eq!(
             requeue_run(4, &ends_before, name),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 2, 8, 0)],
@@ -204,7 +207,7 @@ fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
     // aborted then, the head starts, and J3 runs again from the start at
     // 15, now in order (it keeps running past its estimate this time).
     let blocks = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 20, 5)];
-    for name in [Easy, Conservative] {
+    for name in [EASY, CONSERVATIVE] {
         assert_eq!(
             requeue_run(4, &blocks, name),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
@@ -228,7 +231,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
         (3, 1, 3, 50, 50),
         (4, 2, 1, 200, 200),
     ];
-    for name in [Easy, Conservative] {
+    for name in [EASY, CONSERVATIVE] {
         let counted = PolicySpec {
             name,
             ..PolicySpec::default()
@@ -254,7 +257,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
 #[test]
 fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
     let policy = PolicySpec {
-        name: Easy,
+        name: EASY,
         machines: Machines::Pinned,
         ..PolicySpec::default()
     };
@@ -269,7 +272,7 @@ fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
     .to_string();
     assert!(err.contains("one cluster"), "{err}");
     let policy = PolicySpec {
-        name: Fcfs,
+        name: FCFS,
         ..policy
     };
     let err = Engine::new(
@@ -281,7 +284,10 @@ fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
     .err()
     .expect("FCFS is refused")
     .to_string();
-    assert!(err.contains("backfilling"), "{err}");
+    assert!(
+        err.contains("is for easy and conservative, not fcfs"),
+        "{err}"
+    );
 }
 
 /// The teaching example's five jobs, switched from EASY to conservative
@@ -300,7 +306,7 @@ fn teach_backfill_switched_at(at: f64) -> Vec<(u64, i64, i64)> {
         Platform::uniform(1, 4),
         Box::new(specs.into_iter()),
         &PolicySpec {
-            name: Easy,
+            name: EASY,
             ..PolicySpec::default()
         },
         EngineConfig::default(),
@@ -310,7 +316,7 @@ fn teach_backfill_switched_at(at: f64) -> Vec<(u64, i64, i64)> {
         SimTime::from_secs_f64(at),
         Command::SetPolicy {
             policy: PolicySpec {
-                name: Conservative,
+                name: CONSERVATIVE,
                 ..PolicySpec::default()
             },
         },

@@ -2,6 +2,10 @@
 //! EASY never starts the head later than the reservation it got when it
 //! reached the head, and conservative never starts a job later than its
 //! first reservation. Both on one cluster and on three with co-allocation.
+//! Every workload opens with a job holding every processor for 20 s, so the
+//! first job after it always waits: each property also checks that
+//! reservations were made (for that job at least, and under conservative
+//! for every job that waited), and cannot pass on an empty plan.
 
 use proptest::prelude::*;
 use schedscope::engine::{Engine, EngineConfig};
@@ -11,18 +15,33 @@ use schedscope::policy::{Machines, PolicyName, PolicySpec};
 use schedscope::workload::estimates::EstimateModel;
 use std::collections::HashMap;
 
-/// (submit gap, widths, runtime) per job.
+/// The id of the job that holds every processor at the start.
+const BLOCKER: u64 = 1_000_000;
+
+/// A job holding every processor for 20 s from 0, then (submit gap, widths,
+/// runtime) per job, ids from 1.
 fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> {
     let job = (
         0i64..8,
         prop::collection::vec(1..=procs, 1..=clusters),
         1i64..40,
     );
-    prop::collection::vec(job, 1..40).prop_map(|v| {
+    prop::collection::vec(job, 1..40).prop_map(move |v| {
         let mut t = 0;
-        v.into_iter()
-            .enumerate()
-            .map(|(i, (gap, widths, run))| {
+        let blocker = JobSpec {
+            id: BLOCKER,
+            submit: SimTime::ZERO,
+            size: procs * clusters as u32,
+            components: vec![procs; clusters],
+            runtime: SimTime::from_secs(20),
+            estimate: None,
+            user: None,
+            injected: false,
+            app: None,
+            comm: None,
+        };
+        std::iter::once(blocker)
+            .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {
                 t += gap;
                 JobSpec {
                     id: i as u64 + 1,
@@ -34,15 +53,54 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     user: None,
                     injected: false,
                     app: None,
+                    comm: None,
                 }
-            })
+            }))
             .collect()
     })
 }
 
-/// Runs to the end; returns each job's first planned start (the head's
-/// shadow under EASY, every reservation under conservative) and its start.
-fn run(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Vec<(u64, SimTime, SimTime)> {
+/// What a run showed: each job's first planned start (the head's shadow
+/// under EASY, every reservation under conservative) and its start, and
+/// the jobs that waited.
+struct Seen {
+    planned: Vec<(u64, SimTime, SimTime)>,
+    waited: Vec<u64>,
+}
+
+impl Seen {
+    /// Every job started by its first planned start; the first job after
+    /// the blocker (which must wait) was planned.
+    fn check(&self) -> Result<(), TestCaseError> {
+        prop_assert!(
+            self.planned.iter().any(|&(id, _, _)| id == 1),
+            "job 1 waited behind the blocker without a reservation: {:?}",
+            self.planned
+        );
+        prop_assert!(self.waited.contains(&1));
+        for &(id, planned, start) in &self.planned {
+            prop_assert!(
+                start <= planned,
+                "job {id}: reserved {planned}, started {start}"
+            );
+        }
+        Ok(())
+    }
+
+    /// Conservative: every job that waited held a reservation.
+    fn every_waiting_job_planned(&self) -> Result<(), TestCaseError> {
+        for id in &self.waited {
+            prop_assert!(
+                self.planned.iter().any(|p| p.0 == *id),
+                "job {id} waited without a reservation"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Runs to the end and collects what it showed.
+fn run(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Seen {
     let mut e = Engine::new(
         platform,
         Box::new(jobs.into_iter()),
@@ -65,12 +123,19 @@ fn run(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Vec<(u64, 
             }
         }
     }
-    let mut out: Vec<_> = e
-        .drain_records()
+    let records: Vec<_> = e.drain_records().collect();
+    let mut planned: Vec<_> = records
+        .iter()
         .filter_map(|r| first.get(&r.id).map(|&t| (r.id, t, r.start)))
         .collect();
-    out.sort();
-    out
+    planned.sort();
+    let mut waited: Vec<u64> = records
+        .iter()
+        .filter(|r| r.start > r.submit)
+        .map(|r| r.id)
+        .collect();
+    waited.sort();
+    Seen { planned, waited }
 }
 
 fn spec(name: PolicyName, order: BackfillOrder) -> PolicySpec {
@@ -87,49 +152,39 @@ proptest! {
     #[test]
     fn easy_head_never_starts_after_its_reservation(jobs in workload(1, 12), shortest in any::<bool>()) {
         let order = if shortest { BackfillOrder::ShortestEstimate } else { BackfillOrder::Arrival };
-        for (id, planned, start) in run(Platform::uniform(1, 12), jobs, spec(PolicyName::Easy, order)) {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        run(Platform::uniform(1, 12), jobs, spec(PolicyName::Easy, order)).check()?;
     }
 
     #[test]
     fn pinned_easy_head_never_starts_after_its_reservation(jobs in workload(1, 12)) {
         let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Easy, BackfillOrder::Arrival) };
-        for (id, planned, start) in run(Platform::uniform(1, 12), jobs, policy) {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        run(Platform::uniform(1, 12), jobs, policy).check()?;
     }
 
     #[test]
     fn pinned_conservative_never_starts_after_its_first_reservation(jobs in workload(1, 12)) {
         let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Conservative, BackfillOrder::Arrival) };
-        for (id, planned, start) in run(Platform::uniform(1, 12), jobs, policy) {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        let seen = run(Platform::uniform(1, 12), jobs, policy);
+        seen.check()?;
+        seen.every_waiting_job_planned()?;
     }
 
     #[test]
     fn easy_co_allocated_head_never_starts_after_its_reservation(jobs in workload(3, 4)) {
-        for (id, planned, start) in run(Platform::uniform(3, 4), jobs, spec(PolicyName::Easy, BackfillOrder::Arrival)) {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        run(Platform::uniform(3, 4), jobs, spec(PolicyName::Easy, BackfillOrder::Arrival)).check()?;
     }
 
     #[test]
     fn conservative_never_starts_after_its_first_reservation(jobs in workload(1, 12)) {
-        let n = jobs.len();
-        let v = run(Platform::uniform(1, 12), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival));
-        // Every job that waited held a reservation.
-        prop_assert!(v.len() <= n);
-        for (id, planned, start) in v {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        let seen = run(Platform::uniform(1, 12), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival));
+        seen.check()?;
+        seen.every_waiting_job_planned()?;
     }
 
     #[test]
     fn conservative_co_allocated_never_starts_after_its_first_reservation(jobs in workload(3, 4)) {
-        for (id, planned, start) in run(Platform::uniform(3, 4), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival)) {
-            prop_assert!(start <= planned, "job {id}: reserved {planned}, started {start}");
-        }
+        let seen = run(Platform::uniform(3, 4), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival));
+        seen.check()?;
+        seen.every_waiting_job_planned()?;
     }
 }

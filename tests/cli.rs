@@ -626,3 +626,25 @@ fn every_option_has_help() {
     walk(&cli, "schedscope", &mut missing);
     assert!(missing.is_empty(), "options without help: {missing:?}");
 }
+
+#[test]
+fn a_policy_parameter_it_does_not_declare_is_an_error_at_its_line() {
+    let (code, err, _) = run_text(&format!(
+        "{SMALL}jobs = [{{ submit = 0, size = 1, runtime = 1 }}]\n[policy]\nname = \"easy\"\n[policy.params]\nthreshold = 2\n"
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(":10:") && err.contains("easy has no parameter params.threshold"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(it reads: order, placement, machines)"),
+        "{err}"
+    );
+    let o = schedscope(&["policies"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for name in ["fcfs", "fpfs", "easy", "conservative"] {
+        assert!(out.lines().any(|l| l == name), "{out}");
+    }
+}

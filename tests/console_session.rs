@@ -2,6 +2,8 @@
 //! the first event, the history spans the whole run, `.` names the event it
 //! handled and `s` the full path it wrote.
 
+mod common;
+
 use schedscope::console::session::{HISTORY_LEN, Request, Session};
 use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
@@ -130,13 +132,7 @@ fn save_says_the_full_path() {
 /// without the trace.
 #[test]
 fn kth_opens_at_its_first_arrival() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let name = "KTH-SP2-1996-2.1-cln.swf.gz";
-    let Some(trace) = [data.join("swf").join(name), data.join(name)]
-        .into_iter()
-        .find(|p| p.exists())
-    else {
-        eprintln!("skipped: {name} is not in {}", data.display());
+    let Some(trace) = common::shared_data("swf/KTH-SP2-1996-2.1-cln.swf.gz") else {
         return;
     };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/trace-kth-sp2-1996-2.1.toml");
@@ -156,4 +152,87 @@ fn kth_opens_at_its_first_arrival() {
     );
     s.handle(Request::StepEvent);
     assert!(message(&mut s).contains("arrived"), "{}", message(&mut s));
+}
+
+/// A deliberately wrong policy under the console's session: every other
+/// decision asks for more processors than are free. Each is refused with
+/// its reason on the message line, counted, and the run goes on to end
+/// every job (the good decisions start them).
+#[test]
+fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
+    use schedscope::model::Platform;
+    use schedscope::sched::{Abort, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+
+    struct Wrong {
+        spec: PolicySpec,
+        n: u64,
+    }
+    impl Policy for Wrong {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<Abort>) {}
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            let Some(&key) = view.queue.first() else {
+                return;
+            };
+            let size = view.job(key).size;
+            if size > view.free[0] {
+                return;
+            }
+            self.n += 1;
+            let width = if self.n % 2 == 1 {
+                view.free[0] + 1
+            } else {
+                size
+            };
+            out.push(Start {
+                job: key,
+                assignment: vec![(0, width)],
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+        }
+        fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {
+            // Asked again at once after a refusal: the next try is right.
+            None
+        }
+        fn fits_now(&self, w: &[u32], f: &[u32]) -> bool {
+            w[0] <= f[0]
+        }
+        fn state(&self, _: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+    fn wrong(spec: &PolicySpec, _: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Wrong {
+            spec: spec.clone(),
+            n: 0,
+        }))
+    }
+    let sc = inline(
+        "{ submit = 0, size = 2, runtime = 10 }, { submit = 1, size = 2, runtime = 10 }, { submit = 2, size = 4, runtime = 5 }",
+        "fcfs",
+    );
+    let mut s = Session::with_builder(sc, 1, false, wrong).unwrap();
+    let mut refusals = Vec::new();
+    loop {
+        let before = s.engine().counters().refused;
+        if !s.step() {
+            break;
+        }
+        if s.engine().counters().refused > before {
+            refusals.push(message(&mut s));
+        }
+    }
+    assert!(!refusals.is_empty(), "the wrong decisions were refused");
+    assert!(
+        refusals[0].starts_with("✗ the policy's decision was refused at t = 0.0 s: job 1:"),
+        "{refusals:?}"
+    );
+    let c = s.engine().counters();
+    assert_eq!(c.refused as usize, refusals.len());
+    assert_eq!(c.finished, 3, "every job ended: {c:?}");
+    assert!(s.engine().check_conservation().is_ok());
 }

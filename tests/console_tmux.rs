@@ -63,6 +63,16 @@ fn wait_for_file(path: &Path) -> String {
 /// The console with no arguments in a tmux pane of `w`×`h`, in a fresh
 /// folder; `None` (with the reason printed) where tmux cannot run it.
 fn start(tag: &str, w: u16, h: u16) -> Option<(Session, tempfile::TempDir, PathBuf)> {
+    start_with(tag, w, h, "")
+}
+
+/// [`start`], with arguments for the binary.
+fn start_with(
+    tag: &str,
+    w: u16,
+    h: u16,
+    args: &str,
+) -> Option<(Session, tempfile::TempDir, PathBuf)> {
     if tmux(&["-V"]).is_none() {
         eprintln!("skipped: tmux is not installed (.ci/run installs it)");
         return None;
@@ -72,7 +82,7 @@ fn start(tag: &str, w: u16, h: u16) -> Option<(Session, tempfile::TempDir, PathB
     let bin = env!("CARGO_BIN_EXE_schedscope");
     let name = format!("schedscope-{tag}-{}", std::process::id());
     let script = format!(
-        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' '{bin}'; echo $? > '{e}'; sleep 30",
+        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' '{bin}' {args}; echo $? > '{e}'; sleep 30",
         d = dir.path().display(),
         e = exit_file.display(),
     );
@@ -196,4 +206,38 @@ fn console_in_tmux_at_80_by_24() {
     assert_eq!(code.trim(), "0", "exit status");
     let pane = s.capture();
     assert!(!pane.contains("Head & backfill"), "{pane}");
+}
+
+/// Compare mode in a real terminal: both sides step together, an injected
+/// job reaches both, `q` exits 0.
+#[test]
+fn compare_mode_in_tmux() {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/teach-backfill.toml");
+    let args = format!(
+        "console '{}' --paused --set policy.name=fcfs --compare policy.name=easy",
+        scenario.display()
+    );
+    let Some((s, _dir, exit_file)) = start_with("compare", 120, 32, &args) else {
+        return;
+    };
+    s.wait_for("◧ left FCFS");
+    s.wait_for("◨ right EASY backfilling");
+    for _ in 0..3 {
+        s.send(".");
+    }
+    s.wait_for("one event at t = 1.0 s");
+    s.send("i");
+    s.wait_for("Inject jobs");
+    // The form opens with a size that fits 1×4.
+    s.wait_for("size         4");
+    s.send("Enter");
+    s.wait_for("✓ injected job 1000000001");
+    s.send("Space");
+    let pane = s.wait_for("■ finished");
+    assert!(
+        pane.matches("done 6").count() >= 2,
+        "both sides ran the five jobs and the injected one:\n{pane}"
+    );
+    s.send("q");
+    assert_eq!(wait_for_file(&exit_file).trim(), "0");
 }

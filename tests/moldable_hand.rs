@@ -11,8 +11,9 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{AppType, Cluster, JobRecord, JobSpec, Platform, SimTime, SizeRule};
+use schedscope::policy::fjt::{self, WindowRule};
 use schedscope::policy::{PolicyName, PolicySpec};
-use schedscope::sched::{FjtParams, WindowRule};
+use schedscope::sched::ParamValue;
 use std::sync::Arc;
 
 fn app(name: &str, rule: SizeRule, cap: u32, long: bool) -> Arc<AppType> {
@@ -39,6 +40,7 @@ fn job(id: u64, t: &Arc<AppType>, seq: i64, est: i64) -> JobSpec {
         user: None,
         injected: false,
         app: Some(t.clone()),
+        comm: None,
     }
 }
 
@@ -63,20 +65,25 @@ struct Run {
 }
 
 fn run(name: PolicyName, window: WindowRule) -> Run {
-    let policy = PolicySpec {
+    let mut policy = PolicySpec {
         name,
-        fjt: FjtParams {
-            long_min: 6,
-            window,
-        },
         ..PolicySpec::default()
     };
+    if name != fjt::FIFO {
+        policy.params.insert("long_min".into(), ParamValue::Int(6));
+    }
+    if name != fjt::FIFO && name != fjt::FJT4 {
+        policy
+            .params
+            .insert("window".into(), ParamValue::Text(window.as_str().into()));
+    }
     let platform = Platform {
         clusters: vec![Cluster {
             name: "m".into(),
             processors: 8,
             speed: 1.0,
         }],
+        network: None,
     };
     let mut e = Engine::new(
         platform,
@@ -132,7 +139,7 @@ fn run(name: PolicyName, window: WindowRule) -> Run {
 /// (fragmentation); jobs 3 and 4 follow it.
 #[test]
 fn figure_one_fifo() {
-    let r = run(PolicyName::Fifo, WindowRule::AllBackfilled);
+    let r = run(fjt::FIFO, WindowRule::AllBackfilled);
     assert_eq!(
         r.jobs,
         vec![
@@ -153,7 +160,7 @@ fn figure_one_fifo() {
 #[test]
 fn figure_one_aggressive_backfilling_aborts() {
     for window in [WindowRule::AllBackfilled, WindowRule::Estimate] {
-        let r = run(PolicyName::Fjt1Bfa, window);
+        let r = run(fjt::FJT1_BFA, window);
         assert_eq!(
             r.jobs,
             vec![
@@ -180,7 +187,7 @@ fn figure_one_aggressive_backfilling_aborts() {
 /// left (4.8 s done while folded), and ends at 35.2 s.
 #[test]
 fn figure_one_backfilling_with_malleability_folds() {
-    let r = run(PolicyName::Fjt1Bfm, WindowRule::AllBackfilled);
+    let r = run(fjt::FJT1_BFM, WindowRule::AllBackfilled);
     assert_eq!(
         r.jobs,
         vec![
@@ -210,7 +217,7 @@ fn figure_one_backfilling_with_malleability_folds() {
 /// backfill: the same schedule.
 #[test]
 fn figure_one_fjt4_starts_the_long_job_folded() {
-    for name in [PolicyName::Fjt4, PolicyName::Fjt4Bfa] {
+    for name in [fjt::FJT4, fjt::FJT4_BFA] {
         let r = run(name, WindowRule::AllBackfilled);
         assert_eq!(
             r.jobs,

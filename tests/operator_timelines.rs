@@ -32,6 +32,7 @@ fn platform_strategy() -> impl Strategy<Value = Platform> {
                 speed,
             })
             .collect(),
+        network: None,
     })
 }
 
@@ -66,6 +67,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 app: None,
+                comm: None,
             }
         })
         .collect()
@@ -74,8 +76,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
 /// Every policy the picker offers, in every variant that matters here.
 fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
     (
-        // The rigid-job policies (the moldable ones schedule one machine).
-        prop::sample::select(PolicyName::ALL[..4].to_vec()),
+        prop::sample::select(schedscope::policy::catalog::names().collect::<Vec<PolicyName>>()),
         prop::sample::select(PlacementName::ALL.to_vec()),
         prop::sample::select(vec![
             MaxJumps::Limit(0),
@@ -90,12 +91,16 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
             max_jumps,
             placement,
             order,
-            machines: if pinned && name.uses_estimates() {
+            // Pinned processors where the policy reads them.
+            machines: if pinned
+                && schedscope::policy::catalog::find(name)
+                    .is_some_and(|e| e.params.iter().any(|p| p.key == "machines"))
+            {
                 Machines::Pinned
             } else {
                 Machines::Counted
             },
-            fjt: Default::default(),
+            params: Default::default(),
         })
 }
 
@@ -357,6 +362,7 @@ fn one_cluster(n: u32) -> Platform {
             processors: n,
             speed: 1.0,
         }],
+        network: None,
     }
 }
 

@@ -254,3 +254,101 @@ fn vary_mistakes_are_errors() {
         assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
     }
 }
+
+/// A sweep file listing the same twelve points one per line prints what
+/// the two --vary axes print, byte for byte; listed points cross with a
+/// --vary; sharded and merged, a sweep file gives the local rows too.
+#[test]
+fn a_sweep_file_lists_points_one_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("points.csv");
+    let mut listing =
+        String::from("# maxJumps by arrival rate\npolicy.max_jumps, workload.mean_interarrival\n");
+    for j in ["0", "1", "2", "5"] {
+        for r in ["0.64", "0.7", "0.8"] {
+            listing.push_str(&format!("{j},{r}\n"));
+        }
+    }
+    std::fs::write(&file, &listing).unwrap();
+    let base = &SWEEP[..8];
+    let run = |extra: &[&str]| {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend_from_slice(extra);
+        let o = schedscope(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        o.stdout
+    };
+    let f = file.to_str().unwrap();
+    assert_eq!(run(&["--points", f, "--format", "csv"]), local("csv"));
+    // Listed points crossed with a varied key: the listed ones vary slowest.
+    let crossed = dir.path().join("crossed.csv");
+    std::fs::write(&crossed, "policy.max_jumps\n0\n1\n2\n5\n").unwrap();
+    let c = crossed.to_str().unwrap();
+    assert_eq!(
+        run(&[
+            "--points",
+            c,
+            "--vary",
+            "workload.mean_interarrival=0.64,0.7,0.8",
+            "--format",
+            "csv"
+        ]),
+        local("csv")
+    );
+    // In shards, merged.
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        run(&["--points", f, "--out", o, "--shard", &shard]);
+    }
+    let m = schedscope(&["merge", o, "--format", "csv"]);
+    assert_eq!(m.status.code(), Some(0), "{}", text(&m.stderr));
+    assert_eq!(m.stdout, local("csv"));
+}
+
+#[test]
+fn a_bad_sweep_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "policy.max_jumps,run.jobs\n1,100\n2\n",
+            ":3:",
+            "1 values for the 2 keys",
+        ),
+        ("policy.max_jumps\n1\n1\n", ":3:", "listed twice"),
+        (
+            "policy.max_jumps,policy.max_jumps\n1,2\n",
+            ":1:",
+            "given twice",
+        ),
+        ("# nothing\n", ":1:", "no header"),
+        ("policy.max_jumps\n", ":1:", "no point is listed"),
+    ];
+    for (i, (listing, at, says)) in cases.iter().enumerate() {
+        let file = dir.path().join(format!("p{i}.csv"));
+        std::fs::write(&file, listing).unwrap();
+        let o = schedscope(&[
+            "sweep",
+            "scenarios/teach-jumping.toml",
+            "--points",
+            file.to_str().unwrap(),
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{listing}: {err}");
+        assert!(err.contains(at) && err.contains(says), "{listing}: {err}");
+    }
+    // A listed key cannot be varied too.
+    let file = dir.path().join("p.csv");
+    std::fs::write(&file, "policy.max_jumps\n1\n").unwrap();
+    let o = schedscope(&[
+        "sweep",
+        "scenarios/teach-jumping.toml",
+        "--points",
+        file.to_str().unwrap(),
+        "--vary",
+        "policy.max_jumps=2,3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("also a key of the sweep file"));
+}

@@ -13,10 +13,6 @@ use std::time::Instant;
 
 use schedscope::workload::swf::{self, SkipCounts, SwfTrace};
 
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
-}
-
 /// The trace files, or `None` (with the reason printed) when the data
 /// folder is absent.
 fn trace_files() -> Option<Vec<PathBuf>> {
@@ -91,10 +87,11 @@ fn independent_counts(text: &str) -> (usize, SkipCounts) {
 
 /// From SOURCES.md: file name → (data lines, lines whose field 4 is -1).
 fn listed_counts() -> HashMap<String, (usize, usize)> {
-    let Ok(text) = fs::read_to_string(data_dir().join("SOURCES.md")) else {
-        eprintln!("SOURCES.md not found; listed job counts not checked");
+    let Some(path) = common::shared_data("SOURCES.md") else {
         return HashMap::new();
     };
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let number = |s: &str| -> usize {
         let digits: String = s
             .chars()

@@ -3,20 +3,15 @@
 //! `medium_late` workload under pinned EASY, every start time in our
 //! `out_jobs.csv` is, character for character, the one in Batsim's.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn reference_dir() -> Option<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/reference_outputs");
-    if d.join("batsim_evalys_medium_late/medium_late.json")
-        .exists()
-    {
-        Some(d)
-    } else {
-        println!("skipping: {} is absent", d.display());
-        None
-    }
+    common::shared_data("reference_outputs/batsim_evalys_medium_late/medium_late.json")?;
+    common::shared_data("reference_outputs")
 }
 
 /// Header and rows (as strings) of a CSV file.

@@ -164,6 +164,7 @@ pub struct App {
 
 impl App {
     pub fn new(snapshot: Arc<Snapshot>) -> App {
+        let last_inject = InjectForm::for_rules(&snapshot.fit);
         App {
             snapshot,
             focus: Pane::Queue,
@@ -174,7 +175,7 @@ impl App {
             grouping: Grouping::Size,
             overlay: Overlay::None,
             estimate_step: 0,
-            last_inject: InjectForm::default(),
+            last_inject,
             note: None,
             quit: false,
         }
@@ -707,15 +708,13 @@ mod tests {
         // Every policy the engine knows is on the list: choose the first.
         let mut a = app();
         let mut keys = vec![key('p')];
-        let from = PolicyName::ALL
-            .iter()
-            .position(|n| *n == PolicyName::Fpfs)
-            .unwrap();
+        let all: Vec<PolicyName> = crate::policy::catalog::names().collect();
+        let from = all.iter().position(|n| *n == PolicyName::Fpfs).unwrap();
         keys.extend(std::iter::repeat_n(code(KeyCode::Up), from));
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
         let mut want = PolicySpec::fpfs(MaxJumps::Limit(10));
-        want.name = PolicyName::ALL[0];
+        want.name = all[0];
         assert_eq!(
             got,
             send(Request::Apply(Command::SetPolicy { policy: want }))
@@ -726,7 +725,7 @@ mod tests {
         let mut keys = vec![key('p')];
         keys.extend(std::iter::repeat_n(
             code(KeyCode::Down),
-            PolicyName::ALL.len() + 1 - from,
+            all.len() + 1 - from,
         ));
         keys.extend([code(KeyCode::Right), key('u'), code(KeyCode::Enter)]);
         let got = press(&mut a, &keys);
@@ -736,19 +735,14 @@ mod tests {
         assert_eq!(policy.placement, PlacementName::BestFit);
         assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
         // EASY with the smallest job first in the backfill scan: choose
-        // EASY with Space, go down to the order row, two steps right.
-        let easy = PolicyName::ALL
-            .iter()
-            .position(|n| *n == PolicyName::Easy)
-            .unwrap();
+        // EASY with Space, go down to its first row (the order), two steps
+        // right.
+        let easy = all.iter().position(|n| *n == PolicyName::Easy).unwrap();
         let mut a = app();
         let mut keys = vec![key('p')];
         keys.extend(std::iter::repeat_n(code(KeyCode::Down), easy - from));
         keys.push(key(' '));
-        keys.extend(std::iter::repeat_n(
-            code(KeyCode::Down),
-            PolicyName::ALL.len() + 2 - easy,
-        ));
+        keys.extend(std::iter::repeat_n(code(KeyCode::Down), all.len() - easy));
         keys.extend([code(KeyCode::Right), code(KeyCode::Right)]);
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
@@ -765,10 +759,26 @@ mod tests {
 
     #[test]
     fn inject_form_validates_in_place() {
+        // The form opens with a size the platform takes (8 on 2 × 8).
+        let mut a = app();
+        press(&mut a, &[key('i')]);
+        let Overlay::Inject(f) = &a.overlay else {
+            panic!("the form did not open")
+        };
+        assert_eq!(f.values[1], "8");
         // 16 as one component cannot fit 2 × 8: the form stays open on the
         // size, which keeps what was typed, and says what would fit.
         let mut a = app();
-        assert!(press(&mut a, &[key('i'), code(KeyCode::Enter)]).is_empty());
+        let keys = [
+            key('i'),
+            code(KeyCode::Down),
+            code(KeyCode::Backspace),
+            code(KeyCode::Backspace),
+            key('1'),
+            key('6'),
+            code(KeyCode::Enter),
+        ];
+        assert!(press(&mut a, &keys).is_empty());
         let Overlay::Inject(f) = &a.overlay else {
             panic!("the form closed")
         };
@@ -797,7 +807,8 @@ mod tests {
         assert_eq!(f.errors[1].as_deref(), Some("at most 16 on 2×8"));
         // Explicit components and an estimate.
         let mut a = app();
-        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Down)];
+        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Backspace)];
+        keys.extend([key('1'), key('6'), code(KeyCode::Down)]);
         keys.extend([code(KeyCode::Down), key('3'), key('0')]);
         keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
         keys.push(code(KeyCode::Enter));

@@ -101,7 +101,7 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
                 }
             }
         }
-        let running = !session.paused && !session.engine().is_done();
+        let running = !session.paused && !session.is_done();
         if running {
             let slice = Instant::now();
             match session.speed {
@@ -127,7 +127,7 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
             changed = true;
             let (now, events) = (session.now(), session.engine().counters().events);
             match still {
-                Some((since, t, e0)) if t == now && !session.engine().is_done() => {
+                Some((since, t, e0)) if t == now && !session.is_done() => {
                     if since.elapsed() >= STUCK_AFTER {
                         session.paused = true;
                         let msg = format!(

@@ -131,6 +131,8 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(100),
                 injected: false,
                 jumped_ahead: false,
+                rate: 1.0,
+                slowdown: None,
                 expired: false,
             },
             RunningRow {
@@ -144,6 +146,8 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(30),
                 injected: true,
                 jumped_ahead: false,
+                rate: 1.0,
+                slowdown: None,
                 expired: true,
             },
         ],
@@ -202,6 +206,7 @@ pub fn snapshot() -> Snapshot {
         message: Some(Message::ok("✓ injected job 1000000002")),
         recent,
         version: 1,
+        twin: None,
     }
 }
 

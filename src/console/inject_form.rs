@@ -89,6 +89,20 @@ impl Default for InjectForm {
 }
 
 impl InjectForm {
+    /// The form a platform opens with: one job of 16 processors, or of the
+    /// most that every automatic split fits where 16 would not (a 1×4
+    /// teaching example).
+    pub fn for_rules(rules: &FitRules) -> InjectForm {
+        let fits = |size: u32| {
+            let splits = rules.automatic_splits(size);
+            !splits.is_empty() && splits.iter().all(|w| rules.platform.can_ever_fit(w))
+        };
+        let size = (1..=16).rev().find(|&s| fits(s)).unwrap_or(1);
+        let mut f = InjectForm::default();
+        f.values[SIZE] = size.to_string();
+        f
+    }
+
     /// The form as the operator left it last time, errors cleared.
     pub fn reopen(&self) -> InjectForm {
         InjectForm {
@@ -354,5 +368,13 @@ mod tests {
         f.update(None, nine, &snap);
         assert_eq!(f.errors[SIZE], None);
         assert_eq!(f.values[SIZE], "999");
+    }
+
+    #[test]
+    fn the_form_opens_with_a_size_the_platform_can_take() {
+        let small = FitRules::new(Platform::uniform(1, 4), None);
+        assert_eq!(InjectForm::for_rules(&small).values[SIZE], "4");
+        let big = FitRules::new(Platform::uniform(5, 20), None);
+        assert_eq!(InjectForm::for_rules(&big).values[SIZE], "16");
     }
 }

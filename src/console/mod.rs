@@ -43,8 +43,25 @@ pub fn log_dir() -> PathBuf {
 /// Opens the console on `scenario` seeded with `seed` (a generated workload
 /// never runs out) and returns when the operator quits. The terminal is
 /// restored on every way out, panics included. With `paused`, time stands
-/// still until the operator runs or steps it.
-pub fn run(scenario: Scenario, seed: u64, paused: bool) -> anyhow::Result<()> {
+/// still until the operator runs or steps it. With a `twin`, compare mode:
+/// the twin scenario runs beside it on the same seed and simulated time.
+pub fn run(
+    scenario: Scenario,
+    seed: u64,
+    paused: bool,
+    twin: Option<Scenario>,
+) -> anyhow::Result<()> {
+    let mut session = Session::new(scenario, seed, true)?;
+    if let Some(twin) = twin {
+        session = session.with_twin(Session::new(twin, seed, true)?);
+    }
+    session.paused = paused;
+    run_session(session)
+}
+
+/// Opens the console on a session made by the caller (one with a policy
+/// of its own, say) and returns when the operator quits.
+pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     let dir = log_dir();
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the log folder {}", dir.display()))?;
@@ -55,10 +72,8 @@ pub fn run(scenario: Scenario, seed: u64, paused: bool) -> anyhow::Result<()> {
         .with_writer(writer)
         .with_ansi(false)
         .try_init();
-    tracing::info!(scenario = scenario.name(), seed, "console opens");
+    tracing::info!(scenario = session.scenario().name(), "console opens");
 
-    let mut session = Session::new(scenario, seed, true)?;
-    session.paused = paused;
     let first = Arc::new(session.snapshot());
     let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let mut app = App::new(first);

@@ -63,13 +63,31 @@ pub struct Session {
     version: u64,
     /// Set by the driver from its wall-clock measurements.
     pub events_per_sec: f64,
+    /// Compare mode: the same workload under another policy, kept on the
+    /// same simulated time; operator commands other than a policy switch
+    /// go to both.
+    twin: Option<Box<Session>>,
+    /// Where policies come from (schedscope's catalog unless a program
+    /// brings its own).
+    build: crate::sched::PolicyBuilder,
 }
 
 impl Session {
     /// A session on `scenario` seeded with `seed`; with `endless`, a
     /// generated workload never runs out.
     pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
-        let mut engine = scenario.build_engine(seed, endless)?;
+        Session::with_builder(scenario, seed, endless, crate::policy::build)
+    }
+
+    /// A session whose policies come from `build` (a policy of one's own;
+    /// see [`Scenario::build_engine_with`]). Restarts use it too.
+    pub fn with_builder(
+        scenario: Scenario,
+        seed: u64,
+        endless: bool,
+        build: crate::sched::PolicyBuilder,
+    ) -> Result<Session, ScenarioError> {
+        let mut engine = scenario.build_engine_with(seed, endless, build)?;
         let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
@@ -90,7 +108,35 @@ impl Session {
             save_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             version: 0,
             events_per_sec: 0.0,
+            twin: None,
+            build,
         })
+    }
+
+    /// Compare mode: `twin` runs beside this session, on the same
+    /// simulated time.
+    pub fn with_twin(mut self, mut twin: Session) -> Session {
+        twin.twin = None;
+        self.twin = Some(Box::new(twin));
+        self.sync_twin();
+        self
+    }
+
+    pub fn twin(&self) -> Option<&Session> {
+        self.twin.as_deref()
+    }
+
+    /// Whether no event is left, in the twin too.
+    pub fn is_done(&self) -> bool {
+        self.engine.is_done() && self.twin.as_ref().is_none_or(|t| t.engine.is_done())
+    }
+
+    /// Brings the twin to this session's simulated time.
+    fn sync_twin(&mut self) {
+        let now = self.engine.now();
+        if let Some(t) = &mut self.twin {
+            while !t.advance_to(now, 1 << 16) {}
+        }
     }
 
     /// Where `Save` writes its files (the working folder by default).
@@ -189,18 +235,28 @@ impl Session {
                 }
                 _ => {
                     self.engine.step_until(t);
+                    self.sync_twin();
                     return true;
                 }
             }
         }
+        self.sync_twin();
         false
     }
 
-    /// Handles up to `n` events; returns how many.
+    /// Handles up to `n` events; returns how many. In compare mode the
+    /// twin follows to the same time, and runs on alone once this
+    /// session has no event left.
     pub fn step_events(&mut self, n: usize) -> usize {
         let mut k = 0;
         while k < n && self.step() {
             k += 1;
+        }
+        self.sync_twin();
+        if k == 0
+            && let Some(t) = &mut self.twin
+        {
+            return t.step_events(n);
         }
         k
     }
@@ -208,15 +264,32 @@ impl Session {
     /// Runs until no event is left (a finite workload).
     pub fn run_to_end(&mut self) {
         while self.step() {}
+        if let Some(t) = &mut self.twin {
+            t.run_to_end();
+        }
     }
 
     /// Carries out an operator request and sets the message line.
     pub fn handle(&mut self, request: Request) {
         let message = match request {
-            Request::Apply(command) => match self.engine.apply(command) {
-                Ok(outcome) => Message::ok(format!("✓ {}", outcome.message)),
-                Err(e) => Message::error(format!("✗ {e}")),
-            },
+            Request::Apply(command) => {
+                // A policy switch is for the left side: the right one keeps
+                // the policy it is compared under.
+                let both = !matches!(command, Command::SetPolicy { .. });
+                let twin = match (&mut self.twin, both) {
+                    (Some(t), true) => Some(t.engine.apply(command.clone())),
+                    _ => None,
+                };
+                match (self.engine.apply(command), twin) {
+                    (Ok(outcome), None | Some(Ok(_))) => {
+                        Message::ok(format!("✓ {}", outcome.message))
+                    }
+                    (Ok(outcome), Some(Err(e))) => {
+                        Message::error(format!("✓ {} · ✗ on the right: {e}", outcome.message))
+                    }
+                    (Err(e), _) => Message::error(format!("✗ {e}")),
+                }
+            }
             Request::TogglePause => {
                 self.paused = !self.paused;
                 Message::ok(if self.paused { "paused" } else { "running" })
@@ -231,11 +304,18 @@ impl Session {
             }
             Request::StepEvent => {
                 self.paused = true;
-                self.step_event()
+                let m = match (self.engine.is_done(), &mut self.twin) {
+                    (true, Some(t)) => t.step_event(),
+                    _ => self.step_event(),
+                };
+                self.sync_twin();
+                m
             }
             Request::StepJob(id) => {
                 self.paused = true;
-                self.step_job(id)
+                let m = self.step_job(id);
+                self.sync_twin();
+                m
             }
             Request::Restart { new_seed } => {
                 let seed = if new_seed {
@@ -243,7 +323,10 @@ impl Session {
                 } else {
                     self.seed
                 };
-                match self.scenario.build_engine(seed, self.endless) {
+                match self
+                    .scenario
+                    .build_engine_with(seed, self.endless, self.build)
+                {
                     Ok(mut engine) => {
                         start_at_first_event(&mut engine);
                         self.history = new_history(engine.now());
@@ -252,6 +335,11 @@ impl Session {
                         self.seed = seed;
                         self.metrics = self.scenario.new_metrics();
                         self.recent.clear();
+                        self.ended = 0;
+                        if let Some(t) = &mut self.twin {
+                            t.handle(Request::Restart { new_seed });
+                        }
+                        self.sync_twin();
                         Message::ok(format!("restarted with seed {seed}"))
                     }
                     Err(e) => Message::error(format!("✗ cannot restart: {e}")),
@@ -384,6 +472,7 @@ impl Session {
             message: self.message.clone(),
             recent: self.recent.iter().cloned().collect(),
             version: self.version,
+            twin: self.twin.as_mut().map(|t| Box::new(t.snapshot())),
         }
     }
 }

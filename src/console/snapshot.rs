@@ -168,6 +168,9 @@ pub struct Snapshot {
     pub recent: Vec<JobRecord>,
     /// Grows by one with every snapshot the driver publishes.
     pub version: u64,
+    /// Compare mode: the same workload under the other policy, at the
+    /// same simulated time.
+    pub twin: Option<Box<Snapshot>>,
 }
 
 impl Snapshot {

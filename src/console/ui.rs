@@ -44,7 +44,9 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         return;
     }
     let snap: &Snapshot = &app.snapshot;
-    if compact(area) {
+    if let Some(twin) = &snap.twin {
+        compare_view(app, twin, &ctx, area, buf);
+    } else if compact(area) {
         compact_view(app, &ctx, area, buf);
     } else {
         full_view(app, &ctx, area, buf);
@@ -92,6 +94,23 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     panes::groups::render(snap, ctx, groups, buf);
     panes::history::render(snap, ctx, history, buf);
     panes::links::render(snap, ctx, links, buf);
+    panes::message::render_message(app.message(), ctx, message, buf);
+    panes::message::render_keys(app.mode(), ctx, keys, buf);
+}
+
+/// Compare mode: the status, the two sides with the table of
+/// differences, the message and the keys.
+fn compare_view(app: &App, twin: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let snap: &Snapshot = &app.snapshot;
+    let [status, body, message, keys] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    panes::status::render(snap, ctx, status, buf);
+    panes::compare::render(snap, twin, ctx, body, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);
 }

@@ -155,8 +155,10 @@ impl Engine {
             processors.push(got);
         }
         let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
-        let rate =
-            job_rate(&self.platform, &d.assignment) * self.mold_start(d.job.0, d.processes, held);
+        // The size first: a moldable job's processes load the links.
+        let fold = self.mold_start(d.job.0, d.processes, held);
+        let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
+        self.links_changed();
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
@@ -168,6 +170,7 @@ impl Engine {
         h.rate_since = now;
         h.held_since = now;
         h.held_run = 0.0;
+        h.expired = false;
         job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;
         if job.jumped_ahead {
@@ -197,5 +200,6 @@ impl Engine {
         if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
             self.running.swap_remove(pos);
         }
+        self.links_changed();
     }
 }

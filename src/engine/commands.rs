@@ -19,6 +19,14 @@ pub enum Command {
         #[serde(default)]
         queued_too: bool,
     },
+    /// Change the available bandwidth of a cluster's link to the central
+    /// switch (degrade or restore it); running jobs' rates follow at once.
+    SetLinkBandwidth {
+        /// The cluster's name (or its index).
+        link: String,
+        /// The new available bandwidth, above 0, in the platform's unit.
+        abw: f64,
+    },
 }
 
 /// A job an operator adds.
@@ -51,6 +59,8 @@ pub enum CommandError {
     PolicyUnsupported { policy: String, reason: String },
     #[error("injected job: {0}")]
     BadJob(String),
+    #[error("link: {0}")]
+    BadLink(String),
     #[error(
         "internal error: the engine is stuck at t = {at}: {events} events without time moving on"
     )]
@@ -61,6 +71,10 @@ pub enum CommandError {
 /// engine stuck: far more than any real burst (a whole trace's jobs
 /// arriving at once is a few hundred thousand).
 pub const SETTLE_LIMIT: usize = 20_000_000;
+
+/// How often a decision pass with a refused decision is asked for again at
+/// the same instant.
+pub const REFUSAL_RETRIES: u32 = 3;
 
 /// The result of a command, for the operator's message line.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,6 +162,7 @@ impl Engine {
                             user: job.user,
                             injected: job.injected,
                             app: None,
+                            comm: job.comm,
                         });
                     }
                     self.queue_edits += 1;
@@ -159,10 +174,14 @@ impl Engine {
                     message: format!("estimates are now {estimates} {scope}"),
                 }
             }
+            Command::SetLinkBandwidth { link, abw } => self.set_link_bandwidth(link, *abw)?,
         };
         self.dirty = true;
         if self.instant_settled() {
             self.schedule();
+            if self.rates_stale {
+                self.refresh_rates();
+            }
         }
         Ok(outcome)
     }
@@ -217,6 +236,7 @@ impl Engine {
             user: None,
             injected: true,
             app: None,
+            comm: None,
         })
     }
 }

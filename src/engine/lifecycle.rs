@@ -47,6 +47,7 @@ impl Engine {
             app: spec.app,
             folds: 0,
             expands: 0,
+            comm: spec.comm,
         }));
         if self.hidden.len() <= key.0 {
             self.hidden.resize(key.0 + 1, Hidden::default());
@@ -71,7 +72,7 @@ impl Engine {
         h.pending = 1;
         self.events
             .push(at, EventKind::Completion { job: key.0, stamp });
-        if expires < at && expires >= self.now {
+        if expires < at && expires >= self.now && !h.expired {
             self.hidden[key.0].pending += 1;
             self.events
                 .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
@@ -119,6 +120,7 @@ impl Engine {
             return; // stale: the job has ended or was rescheduled
         }
         self.counters.overruns += 1;
+        self.hidden[slot].expired = true;
         self.dirty = true;
         match self.estimator.model().on_overrun {
             OnOverrun::Continue => {}

@@ -9,10 +9,12 @@ mod allocation;
 mod commands;
 mod events;
 mod lifecycle;
+mod network;
 mod snapshot;
 
 pub use commands::{
-    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, SETTLE_LIMIT, Splitter,
+    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, REFUSAL_RETRIES,
+    SETTLE_LIMIT, Splitter,
 };
 
 pub use events::{Event, EventKind, EventQueue};
@@ -21,7 +23,8 @@ pub use snapshot::{
 };
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
-use crate::sched::rate::{job_rate, span};
+use crate::sched::Assignment;
+use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
     Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
@@ -61,6 +64,9 @@ struct Hidden {
     /// its aborted runs (seconds of unfolded run).
     seq_estimate: SimTime,
     work_lost: f64,
+    /// The current run's estimate has run out and the policy heard of it:
+    /// a later rate change does not announce it again.
+    expired: bool,
 }
 
 /// A run that ended with jobs not accounted for: an internal error.
@@ -198,6 +204,9 @@ pub struct Engine {
     next_arrival: u64,
     next_injected: u64,
     dirty: bool,
+    /// The instant of the last retry after a refused decision, and how
+    /// many there were then.
+    retried: (SimTime, u32),
     /// Bumped whenever a queued job changes other than by arriving at the
     /// end of the queue or starting (a requeue, an estimate change), so
     /// that a policy keeping state between decision points knows to look
@@ -220,6 +229,9 @@ pub struct Engine {
     stale: usize,
     /// The last decision refused, for the console's message line.
     last_refusal: Option<(SimTime, Refusal)>,
+    /// Running jobs' rates are to be recomputed from the links (a job
+    /// started or ended, or a link changed, on a platform with a network).
+    rates_stale: bool,
 }
 
 impl Engine {
@@ -271,6 +283,7 @@ impl Engine {
             next_arrival: 0,
             next_injected: INJECTED_ID_BASE + 1,
             dirty: false,
+            retried: (SimTime::ZERO, 0),
             queue_edits: 0,
             decisions: Vec::new(),
             wake: None,
@@ -280,6 +293,7 @@ impl Engine {
             next_stamp: 1,
             stale: 0,
             last_refusal: None,
+            rates_stale: false,
         })
     }
 
@@ -388,7 +402,14 @@ impl Engine {
             EventKind::Wake => self.dirty = true,
         }
         if self.dirty && self.instant_settled() {
+            let refused = self.counters.refused;
             self.schedule();
+            if self.counters.refused > refused {
+                self.retry_after_refusal();
+            }
+        }
+        if self.rates_stale && self.instant_settled() {
+            self.refresh_rates();
         }
         if !self.returning.is_empty() && self.events.is_empty() {
             // Nothing else will happen, so nothing runs: whatever the head
@@ -397,6 +418,21 @@ impl Engine {
             self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
+    }
+
+    /// A pass with a refused decision is asked for again at the same
+    /// instant, up to [`REFUSAL_RETRIES`] times: a job whose start was
+    /// refused would otherwise wait for an unrelated event, and be left
+    /// queued for ever if none came.
+    fn retry_after_refusal(&mut self) {
+        let tries = match self.retried {
+            (t, n) if t == self.now => n,
+            _ => 0,
+        };
+        if tries < REFUSAL_RETRIES && !self.queue.is_empty() {
+            self.retried = (self.now, tries + 1);
+            self.events.push(self.now, EventKind::Wake);
+        }
     }
 
     /// Whether every event of the current instant but commands is handled:
@@ -502,15 +538,13 @@ impl Engine {
                 // The first jobs of the queue, the common case.
                 queue.drain(..gone.len());
             } else {
+                // Each run of kept jobs between two gaps moves down as
+                // one block.
                 let mut kept = gone[0];
-                let mut next = 0;
-                for i in gone[0]..queue.len() {
-                    if next < gone.len() && gone[next] == i {
-                        next += 1;
-                    } else {
-                        queue[kept] = queue[i];
-                        kept += 1;
-                    }
+                for (n, &g) in gone.iter().enumerate() {
+                    let end = gone.get(n + 1).copied().unwrap_or(queue.len());
+                    queue.copy_within(g + 1..end, kept);
+                    kept += end - g - 1;
                 }
                 queue.truncate(kept);
             }

@@ -74,6 +74,26 @@ impl Engine {
         fold_rate(p, held, app.fold_overhead)
     }
 
+    /// The rate a running job's folding leaves it: 1 unless it is a
+    /// moldable job holding fewer processors than it has processes.
+    pub(super) fn fold_factor(&self, slot: usize) -> f64 {
+        let job = &self.jobs[slot];
+        match &job.app {
+            Some(app) => fold_rate(job.size, job.held(), app.fold_overhead),
+            None => 1.0,
+        }
+    }
+
+    /// The rate of where a running job is placed, folding aside: the
+    /// network model's with the links as loaded now, else its slowest
+    /// cluster's speed.
+    fn placement_rate(&self, slot: usize) -> f64 {
+        match self.job_slowdown(JobKey(slot)) {
+            Some(sd) => sd.rate(),
+            None => job_rate(&self.platform, &self.jobs[slot].assignment),
+        }
+    }
+
     /// Processor-seconds the job's current run has held up to now.
     pub(super) fn held_this_run(&self, slot: usize) -> f64 {
         let job = &self.jobs[slot];
@@ -247,10 +267,10 @@ impl Engine {
             job.expands += 1;
             self.counters.expanded += 1;
         }
-        let app = job.app.clone().expect("checked moldable");
         let old = job.rate;
-        let new = job_rate(&self.platform, &job.assignment)
-            * fold_rate(job.size, after, app.fold_overhead);
+        self.links_changed();
+        let new = running_rate(self.placement_rate(slot), self.fold_factor(slot));
+        let job = &mut self.jobs[slot];
         if job.estimated_end > now && new != old {
             let left = (job.estimated_end - now).0 as f64 * old / new;
             job.estimated_end = now.saturating_add(SimTime(left.ceil() as i64));

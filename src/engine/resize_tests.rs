@@ -36,6 +36,7 @@ fn moldable(id: u64, submit: i64, seq: i64) -> JobSpec {
         user: None,
         injected: false,
         app: Some(app()),
+        comm: None,
     }
 }
 
@@ -50,6 +51,7 @@ fn rigid(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
         user: None,
         injected: false,
         app: None,
+        comm: None,
     }
 }
 
@@ -133,6 +135,11 @@ impl Policy for Scripted {
 }
 
 fn run(jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, Vec<JobRecord>) {
+    run_at(1.0, jobs, script)
+}
+
+/// [`run`] on a machine of processors of speed `speed`.
+fn run_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, Vec<JobRecord>) {
     let mut times: Vec<i64> = script.iter().map(|(t, _)| *t).collect();
     times.sort_unstable();
     times.dedup();
@@ -142,8 +149,9 @@ fn run(jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, Vec<JobRecord>) 
             clusters: vec![Cluster {
                 name: "m".into(),
                 processors: 16,
-                speed: 1.0,
+                speed,
             }],
+            network: None,
         },
         Box::new(jobs.into_iter()),
         &spec,
@@ -196,6 +204,29 @@ fn a_fold_and_an_expansion_keep_the_work() {
         0,
         "the allowance moved with the fold"
     );
+}
+
+/// The fold's rate and the machine's speed compose by product (one rule,
+/// `sched::rate::running_rate`): on processors of speed 0.5, 20 s of work
+/// on 8 processes do 2 s by the fold at 4 s, then run at 0.5 · 0.2 = 0.1
+/// (2 s of work in 20 s); expanded at 24 s, 16 s of work are left at 0.5:
+/// the job ends at 56 s, having held 8·4 + 2·20 + 8·32 = 328
+/// processor-seconds.
+#[test]
+fn folding_composes_with_the_speed_of_the_processors() {
+    let (e, r) = run_at(
+        0.5,
+        vec![moldable(1, 0, 160)],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (4, Act::Resize(1, 2, None)),
+            (24, Act::Resize(1, 8, None)),
+        ],
+    );
+    assert_eq!((r[0].start, r[0].end), (secs(0), secs(56)));
+    assert!((r[0].held - 328.0).abs() < 1e-9, "{}", r[0].held);
+    assert_eq!(r[0].moldable.as_ref().unwrap().work_lost, 0.0);
+    assert_eq!(e.counters().refused, 0);
 }
 
 /// A job may start folded: 16 processes on 4 processors run at 0.2, so

@@ -34,6 +34,10 @@ pub struct RunningRow {
     pub jumped_ahead: bool,
     /// Still running past its estimated end: an expired window.
     pub expired: bool,
+    /// Work done per tick now (1 on a dedicated speed-1 machine).
+    pub rate: f64,
+    /// SP, SC and SD on a platform with a network.
+    pub slowdown: Option<crate::sched::slowdown::Slowdown>,
 }
 
 /// One inter-cluster link: the bandwidth its co-allocated jobs ask for
@@ -46,8 +50,9 @@ pub struct LinkView {
 }
 
 impl LinkView {
+    /// More asked of the link than it carries: its jobs slow down.
     pub fn saturated(&self) -> bool {
-        self.demand >= self.capacity
+        self.demand > self.capacity
     }
 }
 
@@ -95,7 +100,7 @@ pub struct EngineSnapshot {
     /// Present under backfilling policies.
     pub backfill: Option<BackfillView>,
     /// Inter-cluster links, one per cluster to the central switch; empty
-    /// where the platform has no network (no platform has one yet).
+    /// where the platform has no network.
     pub links: Vec<LinkView>,
     pub done: bool,
 }
@@ -122,6 +127,8 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
             }
         })
         .collect();
+    let abw = e.link_bandwidth();
+    let load = e.link_load();
     let mut running: Vec<RunningRow> = e
         .running
         .iter()
@@ -140,6 +147,17 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                 injected: j.injected,
                 jumped_ahead: j.jumped_ahead,
                 expired: e.now > j.estimated_end,
+                rate: j.rate,
+                slowdown: abw.map(|abw| {
+                    crate::sched::slowdown::slowdown(
+                        &e.platform,
+                        abw,
+                        &load,
+                        j.comm.as_ref(),
+                        j.size,
+                        &j.assignment,
+                    )
+                }),
             }
         })
         .collect();
@@ -202,7 +220,18 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
         running,
         clusters,
         backfill: plan,
-        links: Vec::new(),
+        links: abw.map_or_else(Vec::new, |abw| {
+            e.platform
+                .clusters
+                .iter()
+                .zip(abw.iter().zip(&load))
+                .map(|(c, (&capacity, &demand))| LinkView {
+                    name: c.name.clone(),
+                    demand,
+                    capacity,
+                })
+                .collect()
+        }),
         done: e.is_done(),
     }
 }

@@ -16,6 +16,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         user: None,
         injected: false,
         app: None,
+        comm: None,
     }
 }
 
@@ -102,6 +103,7 @@ fn uneven() -> Platform {
                 speed: 1.0,
             },
         ],
+        network: None,
     }
 }
 
@@ -290,6 +292,7 @@ mod protocol {
             user: None,
             injected: false,
             app: None,
+            comm: None,
         }
     }
 
@@ -498,6 +501,7 @@ mod flexible_split {
             user: None,
             injected: false,
             app: None,
+            comm: None,
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

@@ -23,7 +23,11 @@ pub struct Acc {
     pub count: u64,
     pub response: f64,
     pub wait: f64,
-    pub wait_sq: f64,
+    /// Running mean of the wait and the sum of squared deviations from it
+    /// (Welford's update): a mean of squares minus a squared mean loses
+    /// every digit when the waits are large and nearly equal.
+    pub wait_mean: f64,
+    pub wait_m2: f64,
     pub slowdown: f64,
     pub bounded_slowdown: f64,
     /// Processor-seconds used.
@@ -63,7 +67,9 @@ impl Acc {
         self.count += 1;
         self.response += f.response;
         self.wait += f.wait;
-        self.wait_sq += f.wait * f.wait;
+        let d = f.wait - self.wait_mean;
+        self.wait_mean += d / self.count as f64;
+        self.wait_m2 += d * (f.wait - self.wait_mean);
         self.slowdown += f.slowdown;
         self.bounded_slowdown += f.bounded_slowdown;
         self.load += f.load;
@@ -94,8 +100,55 @@ impl Acc {
         if self.count == 0 {
             return 0.0;
         }
-        let m = self.mean_wait();
-        (self.mean(self.wait_sq) - m * m).max(0.0).sqrt()
+        (self.wait_m2 / self.count as f64).max(0.0).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod welford_tests {
+    use super::*;
+
+    fn waits(ws: &[f64]) -> Acc {
+        let mut a = Acc::default();
+        for &w in ws {
+            a.add(&JobFigures {
+                wait: w,
+                response: w,
+                slowdown: 1.0,
+                bounded_slowdown: 1.0,
+                load: 0.0,
+            });
+        }
+        a
+    }
+
+    #[test]
+    fn sd_wait_of_large_nearly_equal_waits() {
+        // A million jobs that waited 1e9 s plus 0 or 1 s alternately: the
+        // population deviation is exactly 0.5. The mean of squares (about
+        // 1e18, where doubles are 128 apart) minus the squared mean gives 0
+        // or a multiple of 128 here; Welford's update keeps it.
+        let ws: Vec<f64> = (0..1_000_000).map(|i| 1e9 + (i % 2) as f64).collect();
+        let a = waits(&ws);
+        assert!((a.sd_wait() - 0.5).abs() < 1e-6, "sd {}", a.sd_wait());
+        let n = ws.len() as f64;
+        let sq: f64 = ws.iter().map(|w| w * w).sum();
+        let m = ws.iter().sum::<f64>() / n;
+        let naive = (sq / n - m * m).max(0.0).sqrt();
+        assert!(
+            (naive - 0.5).abs() > 0.4,
+            "the naive formula happened to hold: {naive}"
+        );
+    }
+
+    #[test]
+    fn sd_wait_small_cases() {
+        assert_eq!(waits(&[]).sd_wait(), 0.0);
+        assert_eq!(waits(&[7.0]).sd_wait(), 0.0);
+        assert_eq!(
+            waits(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]).sd_wait(),
+            2.0
+        );
     }
 }
 

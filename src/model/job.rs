@@ -29,6 +29,20 @@ pub struct JobSpec {
     /// `runtime` is its sequential time. `None` for a rigid job.
     #[serde(skip)]
     pub app: Option<Arc<AppType>>,
+    /// What the job asks of the inter-cluster network, if anything (a
+    /// job without it computes only: its links never slow it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comm: Option<CommNeed>,
+}
+
+/// A job's communication: the per-node bandwidth it needs when its tasks
+/// span clusters (PNBW, in the unit of the links' available bandwidth),
+/// and σ, the share of its time spent computing rather than communicating
+/// (`SD = σ·SP + (1 − σ)·SC`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CommNeed {
+    pub pnbw: f64,
+    pub sigma: f64,
 }
 
 impl JobSpec {

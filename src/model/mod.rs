@@ -5,7 +5,7 @@ pub mod moldable;
 pub mod platform;
 pub mod time;
 
-pub use job::{JobRecord, JobSpec, split_even};
+pub use job::{CommNeed, JobRecord, JobSpec, split_even};
 pub use moldable::{AppType, MoldRecord, SizeRule};
-pub use platform::{Cluster, ClusterIdx, Platform};
+pub use platform::{Cluster, ClusterIdx, Network, Platform};
 pub use time::SimTime;

@@ -16,6 +16,20 @@ pub struct Cluster {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Platform {
     pub clusters: Vec<Cluster>,
+    /// A star network, one link per cluster to a central switch; `None`
+    /// where clusters do not talk to each other at a cost (jobs then run at
+    /// the speed of their slowest cluster and nothing else).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
+}
+
+/// The inter-cluster network: each cluster's link to the central switch
+/// and its available bandwidth (ABW), in the unit of the jobs' per-node
+/// bandwidth (GB/s in the package-allocation scenarios).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Network {
+    /// Available bandwidth per link, one per cluster, in cluster order.
+    pub abw: Vec<f64>,
 }
 
 impl Platform {
@@ -29,6 +43,7 @@ impl Platform {
                     speed: 1.0,
                 })
                 .collect(),
+            network: None,
         }
     }
 

@@ -152,7 +152,7 @@ fn aborts_free_head(
             free[c as usize] += w;
         }
     }
-    fits(&view.job(head).components, &free)
+    fits(&view.job(head).widths(view.platform), &free)
 }
 
 /// Aggressive backfilling with aborts (the malleability paper's launcher:
@@ -191,7 +191,7 @@ pub fn aborts_for_head(
     }
     let mut free = view.free.to_vec();
     for k in expired {
-        if fits(&view.job(head).components, &free) {
+        if fits(&view.job(head).widths(view.platform), &free) {
             break;
         }
         for &(c, w) in &view.job(k).assignment {
@@ -232,7 +232,7 @@ pub fn recheck_for_head(
     }
     if t > overrun_horizon(view) {
         Some(t)
-    } else if !fits(&view.job(head).components, view.free)
+    } else if !fits(&view.job(head).widths(view.platform), view.free)
         && aborts_free_head(view, head, &expired, fits)
     {
         // Such a round aborts expired jobs until the head fits.

@@ -256,7 +256,7 @@ impl Conservative {
         } else {
             profile.earliest(
                 now,
-                &job.components,
+                &job.widths(view.platform),
                 estimate,
                 self.placement.as_ref(),
                 &span_of,

@@ -14,7 +14,7 @@ use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
-use crate::sched::{BackfillView, JobKey};
+use crate::sched::{BackfillOrder, BackfillView, JobKey};
 
 pub struct Easy {
     placement: Box<dyn Placement>,
@@ -24,6 +24,31 @@ pub struct Easy {
     candidates: Vec<usize>,
     /// The head's reservation from the last decision point.
     plan: BackfillView,
+    /// What the last backfill scan ended with (see [`Scanned`]).
+    scanned: Option<Scanned>,
+    /// One cluster: the queue as the backfill scan needs it.
+    queue: Option<QueueCopy>,
+}
+
+/// The state the last backfill scan ended with. Every queued job that
+/// arrived by `last_arrival` was tried in it and could not start (or the
+/// scan stopped with no processor free). Whether a job can start only gets
+/// harder with fewer free or extra processors, an earlier shadow time and
+/// a later now (placement is monotone in the free counts, and on clusters
+/// of one speed a job's span does not depend on where it goes): a decision
+/// point that begins its scan with no more than this, with the queue edited
+/// only by arrivals, needs to try the jobs that arrived since only.
+#[derive(Clone, Debug)]
+struct Scanned {
+    queue_edits: u64,
+    last_arrival: u64,
+    free: Vec<u32>,
+    extra: Vec<u32>,
+    shadow: SimTime,
+    speeds: Vec<u64>,
+    /// Arrivals of the jobs started at that decision point: none may still
+    /// be queued (the engine refused none of them).
+    started: Vec<u64>,
 }
 
 /// The head job's reservation: when and where it can start, and the
@@ -44,7 +69,299 @@ impl Easy {
             started: Vec::new(),
             candidates: Vec::new(),
             plan: BackfillView::default(),
+            scanned: None,
+            queue: None,
         }
+    }
+
+    /// The first queue position the backfill scan must try: after the head,
+    /// and after every job the last scan already turned away when nothing
+    /// it depended on has grown since.
+    fn first_untried(&self, view: &SystemView<'_>, head: usize, r: &Reservation) -> usize {
+        let Some(m) = &self.scanned else {
+            return head + 1;
+        };
+        let le = |a: &[u32], b: &[u32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x <= y);
+        let same_speeds = m.speeds.len() == view.platform.clusters.len()
+            && m.speeds
+                .iter()
+                .zip(&view.platform.clusters)
+                .all(|(&s, c)| s == c.speed.to_bits());
+        let arrival_at = |i: usize| view.job(view.queue[i]).arrival;
+        let still_queued = |a: u64| {
+            let i = view.queue.partition_point(|&k| view.job(k).arrival < a);
+            i < view.queue.len() && arrival_at(i) == a
+        };
+        if m.queue_edits != view.queue_edits
+            || !same_speeds
+            || r.shadow > m.shadow
+            || !le(&self.free, &m.free)
+            || !le(&r.extra, &m.extra)
+            || m.started.iter().any(|&a| still_queued(a))
+        {
+            return head + 1;
+        }
+        let after = view
+            .queue
+            .partition_point(|&k| view.job(k).arrival <= m.last_arrival);
+        after.max(head + 1)
+    }
+
+    /// One decision point (see the module's documentation).
+    fn decide(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.free.clear();
+        self.free.extend_from_slice(view.free);
+        self.started.clear();
+        self.plan = BackfillView::default();
+        let scanned = self.scanned.take();
+        // Start jobs in queue order while the head fits.
+        let mut head = 0;
+        while head < view.queue.len() {
+            let key = view.queue[head];
+            let Some(a) = self
+                .placement
+                .place(&view.job(key).widths(view.platform), &self.free)
+            else {
+                break;
+            };
+            for &(c, w) in &a {
+                self.free[c as usize] -= w;
+            }
+            self.started.push((key, a.clone()));
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+            head += 1;
+        }
+        if head >= view.queue.len() {
+            return;
+        }
+        self.scanned = scanned;
+        let head_key = view.queue[head];
+        let Some(mut r) = reserve_head(
+            view,
+            self.placement.as_ref(),
+            head_key,
+            &self.free,
+            &self.started,
+        ) else {
+            self.scanned = None;
+            return;
+        };
+        self.plan = BackfillView {
+            head: Some(view.job(head_key).id),
+            shadow: Some(r.shadow),
+            extra: r.extra.clone(),
+            reservations: vec![(view.job(head_key).id, r.shadow)],
+        };
+        // On clusters of one speed a job's expected span does not depend on
+        // where it goes: whether it ends by the shadow time is known before
+        // placing it, and a job that does not is tried on the extra only.
+        let one_speed = view
+            .platform
+            .clusters
+            .windows(2)
+            .all(|w| w[0].speed == w[1].speed);
+        let mut within = vec![0u32; self.free.len()];
+        if view.platform.clusters.len() == 1 && self.spec.order == BackfillOrder::Arrival {
+            // One cluster in arrival order: the compact copy of the queue
+            // skips the jobs that cannot start without looking them up.
+            self.sync_queue(view);
+            let q = self.queue.take().expect("synced");
+            let head_arrival = view.job(head_key).arrival;
+            let mut i = q.arrivals.partition_point(|&a| a <= head_arrival);
+            while self.free[0] > 0 {
+                let (f, x) = (self.free[0], self.free[0].min(r.extra[0]));
+                let Some(j) = q.next_candidate(i, f, x, view.now.0, r.shadow.0) else {
+                    break;
+                };
+                self.try_backfill(view, q.keys[j], &mut r, &mut within, one_speed, out);
+                i = j + 1;
+            }
+            self.queue = Some(q);
+            self.scanned = None;
+            self.plan.extra = r.extra;
+            return;
+        }
+        // Backfill the rest in the configured order.
+        let first = self.first_untried(view, head, &r);
+        self.candidates.clear();
+        self.candidates.extend(first..view.queue.len());
+        self.spec.order.sort(view, &mut self.candidates);
+        let candidates = std::mem::take(&mut self.candidates);
+        for &i in &candidates {
+            if self.free.iter().all(|&f| f == 0) {
+                break;
+            }
+            self.try_backfill(view, view.queue[i], &mut r, &mut within, one_speed, out);
+        }
+        self.candidates = candidates;
+        self.scanned = one_speed.then(|| Scanned {
+            queue_edits: view.queue_edits,
+            last_arrival: view.job(view.queue[view.queue.len() - 1]).arrival,
+            free: self.free.clone(),
+            extra: r.extra.clone(),
+            shadow: r.shadow,
+            speeds: view
+                .platform
+                .clusters
+                .iter()
+                .map(|c| c.speed.to_bits())
+                .collect(),
+            started: out.iter().map(|d| view.job(d.job).arrival).collect(),
+        });
+        self.plan.extra = r.extra;
+    }
+
+    /// Starts `key` ahead of the head if it ends by the shadow time (on any
+    /// processors free now) or fits in the processors extra at the shadow
+    /// time (which it then takes from the extra).
+    fn try_backfill(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        r: &mut Reservation,
+        within: &mut [u32],
+        one_speed: bool,
+        out: &mut Vec<Start>,
+    ) {
+        let anywhere: Assignment = vec![(0, 0)];
+        let job = view.job(key);
+        let widths = &job.widths(view.platform);
+        let by_shadow = one_speed
+            .then(|| view.now + expected_span(view.platform, job.estimate, &anywhere) <= r.shadow);
+        // Ends by the shadow time: anything free now will do.
+        let mut chosen = None;
+        if by_shadow != Some(false)
+            && let Some(a) = self.placement.place(widths, &self.free)
+            && view.now + expected_span(view.platform, job.estimate, &a) <= r.shadow
+        {
+            chosen = Some(a);
+        }
+        // Otherwise only processors that are extra at the shadow time.
+        if chosen.is_none() {
+            for (w, (&f, &x)) in within.iter_mut().zip(self.free.iter().zip(&r.extra)) {
+                *w = f.min(x);
+            }
+            if let Some(a) = self.placement.place(widths, within) {
+                for &(c, w) in &a {
+                    r.extra[c as usize] -= w;
+                }
+                chosen = Some(a);
+            }
+        }
+        if let Some(a) = chosen {
+            for &(c, w) in &a {
+                self.free[c as usize] -= w;
+            }
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Ahead,
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+
+    /// Brings the compact copy of the queue up to date: the jobs started
+    /// at the last decision points leave it, the arrivals since join it;
+    /// anything else (a job put back, estimates changed, a start the engine
+    /// refused, a cluster's speed changed) rebuilds it.
+    fn sync_queue(&mut self, view: &SystemView<'_>) {
+        let speed = view.platform.clusters[0].speed.to_bits();
+        let arrival = |k: JobKey| view.job(k).arrival;
+        let kept = match &mut self.queue {
+            Some(q) if q.queue_edits == view.queue_edits && q.speed == speed => {
+                for a in q.pending.drain(..) {
+                    if let Ok(j) = q.arrivals.binary_search(&a)
+                        && q.sizes[j] != QueueCopy::GONE
+                    {
+                        q.sizes[j] = QueueCopy::GONE;
+                        q.live -= 1;
+                    }
+                }
+                let from = match q.arrivals.last() {
+                    Some(&last) => view.queue.partition_point(|&k| arrival(k) <= last),
+                    None => 0,
+                };
+                for &k in &view.queue[from..] {
+                    q.push(view, k);
+                }
+                q.live == view.queue.len() && q.arrivals.len() <= 2 * q.live + 1024
+            }
+            _ => false,
+        };
+        if !kept {
+            let mut q = QueueCopy {
+                queue_edits: view.queue_edits,
+                speed,
+                ..QueueCopy::default()
+            };
+            for &k in view.queue {
+                q.push(view, k);
+            }
+            self.queue = Some(q);
+        }
+    }
+}
+
+/// One cluster: the queue as the backfill scan needs it, in arrival order,
+/// kept across decision points. Jobs that left it stay as gaps until it is
+/// rebuilt.
+#[derive(Debug, Default)]
+struct QueueCopy {
+    queue_edits: u64,
+    speed: u64,
+    arrivals: Vec<u64>,
+    keys: Vec<JobKey>,
+    /// Processors needed on the cluster (`GONE` for a job that left,
+    /// `NEVER` for one of several components).
+    sizes: Vec<u32>,
+    /// Expected span on the cluster, in ticks.
+    spans: Vec<i64>,
+    live: usize,
+    /// Arrivals of the jobs started since the last update.
+    pending: Vec<u64>,
+}
+
+impl QueueCopy {
+    const GONE: u32 = u32::MAX;
+    const NEVER: u32 = u32::MAX - 1;
+
+    fn push(&mut self, view: &SystemView<'_>, k: JobKey) {
+        let j = view.job(k);
+        let size = match &*j.widths(view.platform) {
+            [w] => *w,
+            _ => QueueCopy::NEVER,
+        };
+        self.arrivals.push(j.arrival);
+        self.keys.push(k);
+        self.sizes.push(size);
+        self.spans
+            .push(expected_span(view.platform, j.estimate, &vec![(0, 0)]).0);
+        self.live += 1;
+    }
+
+    /// The first job from `i` on that may start: one that fits in `extra`
+    /// processors, or in `free` ones and is expected to end (from `now`)
+    /// by `shadow`. A necessary condition only; the scan checks it in full.
+    fn next_candidate(
+        &self,
+        i: usize,
+        free: u32,
+        extra: u32,
+        now: i64,
+        shadow: i64,
+    ) -> Option<usize> {
+        (i..self.sizes.len()).find(|&j| {
+            let s = self.sizes[j];
+            s <= extra || (s <= free && now.saturating_add(self.spans[j]) <= shadow)
+        })
     }
 }
 
@@ -59,7 +376,7 @@ pub fn reserve_head(
 ) -> Option<Reservation> {
     let rel = releases(view, started);
     let profile = Profile::new(view.now, free, &rel);
-    let widths = &view.job(head).components;
+    let widths = &view.job(head).widths(view.platform);
     // The head needs its processors from the shadow time on, for as long
     // as it runs; only what is free for good at that time counts, so a
     // step's free counts are enough: they never fall later (no other
@@ -100,107 +417,12 @@ impl Policy for Easy {
     }
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-        self.free.clear();
-        self.free.extend_from_slice(view.free);
-        self.started.clear();
-        self.plan = BackfillView::default();
-        // Start jobs in queue order while the head fits.
-        let mut head = 0;
-        while head < view.queue.len() {
-            let key = view.queue[head];
-            let Some(a) = self.placement.place(&view.job(key).components, &self.free) else {
-                break;
-            };
-            for &(c, w) in &a {
-                self.free[c as usize] -= w;
-            }
-            self.started.push((key, a.clone()));
-            out.push(Start {
-                job: key,
-                assignment: a,
-                kind: StartKind::Head,
-                processors: None,
-                processes: None,
-            });
-            head += 1;
+        let before = out.len();
+        self.decide(view, out);
+        if let Some(q) = &mut self.queue {
+            q.pending
+                .extend(out[before..].iter().map(|d| view.job(d.job).arrival));
         }
-        if head >= view.queue.len() {
-            return;
-        }
-        let head_key = view.queue[head];
-        let Some(mut r) = reserve_head(
-            view,
-            self.placement.as_ref(),
-            head_key,
-            &self.free,
-            &self.started,
-        ) else {
-            return;
-        };
-        self.plan = BackfillView {
-            head: Some(view.job(head_key).id),
-            shadow: Some(r.shadow),
-            extra: r.extra.clone(),
-            reservations: vec![(view.job(head_key).id, r.shadow)],
-        };
-        // Backfill the rest in the configured order.
-        self.candidates.clear();
-        self.candidates.extend(head + 1..view.queue.len());
-        self.spec.order.sort(view, &mut self.candidates);
-        let mut within = vec![0u32; self.free.len()];
-        // On clusters of one speed a job's expected span does not depend on
-        // where it goes: whether it ends by the shadow time is known before
-        // placing it, and a job that does not is tried on the extra only.
-        let one_speed = view
-            .platform
-            .clusters
-            .windows(2)
-            .all(|w| w[0].speed == w[1].speed);
-        let anywhere: Assignment = vec![(0, 0)];
-        for &i in &self.candidates {
-            if self.free.iter().all(|&f| f == 0) {
-                break;
-            }
-            let key = view.queue[i];
-            let job = view.job(key);
-            let widths = &job.components;
-            let by_shadow = one_speed.then(|| {
-                view.now + expected_span(view.platform, job.estimate, &anywhere) <= r.shadow
-            });
-            // Ends by the shadow time: anything free now will do.
-            let mut chosen = None;
-            if by_shadow != Some(false)
-                && let Some(a) = self.placement.place(widths, &self.free)
-                && view.now + expected_span(view.platform, job.estimate, &a) <= r.shadow
-            {
-                chosen = Some(a);
-            }
-            // Otherwise only processors that are extra at the shadow time.
-            if chosen.is_none() {
-                for (w, (&f, &x)) in within.iter_mut().zip(self.free.iter().zip(&r.extra)) {
-                    *w = f.min(x);
-                }
-                if let Some(a) = self.placement.place(widths, &within) {
-                    for &(c, w) in &a {
-                        r.extra[c as usize] -= w;
-                    }
-                    chosen = Some(a);
-                }
-            }
-            if let Some(a) = chosen {
-                for &(c, w) in &a {
-                    self.free[c as usize] -= w;
-                }
-                out.push(Start {
-                    job: key,
-                    assignment: a,
-                    kind: StartKind::Ahead,
-                    processors: None,
-                    processes: None,
-                });
-            }
-        }
-        self.plan.extra = r.extra;
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {

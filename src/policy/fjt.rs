@@ -9,7 +9,7 @@
 //! * a short job takes the largest allowed size `≤ F` (it starts as soon
 //!   as its smallest size fits);
 //! * a long job takes the largest allowed size `p ≤ min(largest, m·F)`
-//!   with `p ≥ long_min` (key `policy.fjt.long_min`, default 16: a long job
+//!   with `p ≥ long_min` (key `policy.params.long_min`, default 16: a long job
 //!   is not given a small partition), on `min(p, F)` processors, so folded
 //!   at most `m` to a processor: `m` is 4 under FJT4 and FJT4+BFA (long
 //!   jobs start folded and expand later), 1 otherwise;
@@ -25,7 +25,7 @@
 //! processors the head leaves over then.
 //!
 //! **Expired windows.** When the head cannot start and the window of
-//! backfilled jobs has expired (key `policy.fjt.window`: the paper's
+//! backfilled jobs has expired (key `policy.params.window`: the paper's
 //! `all-backfilled`, every running job was backfilled; or `estimate`, the
 //! backfilled jobs past their estimates), the expired jobs are taken oldest
 //! first until the head fits: BFA aborts and requeues them (their work is
@@ -34,11 +34,72 @@
 //!
 //! **Expansion.** When the queue is empty and processors are free, folded
 //! jobs grow back, oldest first.
+//!
+//! **Other platforms and rigid jobs.** The paper's machine is one cluster.
+//! On more than one, a moldable job runs on one cluster, the one with the
+//! most free processors (the lowest-numbered on a tie), rigid jobs are
+//! placed worst fit, and the head's reservation counts processors over all
+//! clusters (an approximation: a backfilled job may then delay the head).
+//! An abort or a fold is only asked for when the head is then placed.
 
+use super::placement::{Placement, PlacementName};
 use super::{JobKey, JobView, Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind};
 use crate::model::{Platform, SimTime};
-use crate::sched::rate::{fold_rate, span};
-use crate::sched::{Abort, BackfillView, Decision, Resize, SystemView, WindowRule};
+use crate::policy::catalog;
+use crate::sched::rate::{expected_span, fold_rate, span};
+use crate::sched::{Abort, Assignment, BackfillView, Decision, Resize, SystemView};
+
+/// The five policies' names, as scenarios spell them.
+pub const FIFO: PolicyName = PolicyName::new("fifo");
+pub const FJT4: PolicyName = PolicyName::new("fjt4");
+pub const FJT4_BFA: PolicyName = PolicyName::new("fjt4-bfa");
+pub const FJT1_BFA: PolicyName = PolicyName::new("fjt1-bfa");
+pub const FJT1_BFM: PolicyName = PolicyName::new("fjt1-bfm");
+
+/// The five, in the paper's order.
+pub const ALL: [PolicyName; 5] = [FIFO, FJT4, FJT4_BFA, FJT1_BFA, FJT1_BFM];
+
+/// A policy's name as the paper writes it (`FJT1+BFM`), for the five.
+pub fn paper_label(name: PolicyName) -> Option<&'static str> {
+    Some(match name.as_str() {
+        "fifo" => "FIFO",
+        "fjt4" => "FJT4",
+        "fjt4-bfa" => "FJT4+BFA",
+        "fjt1-bfa" => "FJT1+BFA",
+        "fjt1-bfm" => "FJT1+BFM",
+        _ => return None,
+    })
+}
+
+/// When a backfilled job's window has expired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WindowRule {
+    /// The paper's definition: the head cannot start and every running
+    /// job was backfilled.
+    #[default]
+    AllBackfilled,
+    /// The head cannot start and a backfilled job has outlived its
+    /// estimate (those are the expired ones).
+    Estimate,
+}
+
+impl WindowRule {
+    pub const WORDS: [&'static str; 2] = ["all-backfilled", "estimate"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WindowRule::AllBackfilled => "all-backfilled",
+            WindowRule::Estimate => "estimate",
+        }
+    }
+
+    fn parse(word: &str) -> WindowRule {
+        match word {
+            "estimate" => WindowRule::Estimate,
+            _ => WindowRule::AllBackfilled,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backfill {
@@ -52,33 +113,36 @@ pub struct Fjt {
     fifo: bool,
     mpl_long: u32,
     backfill: Backfill,
+    long_min: u32,
+    window: WindowRule,
+    rigid: Box<dyn Placement>,
     /// The last blocked head, its shadow time and the processors left
     /// over then, for the console.
     plan: Option<(u64, SimTime, u32)>,
 }
 
 impl Fjt {
-    pub fn build(spec: PolicySpec, platform: &Platform) -> Result<Box<dyn Policy>, String> {
-        if platform.clusters.len() != 1 {
-            return Err(format!(
-                "{} schedules one machine; this platform has {} clusters",
-                spec.label(),
-                platform.clusters.len()
-            ));
-        }
-        let (fifo, mpl_long, backfill) = match spec.name {
-            PolicyName::Fifo => (true, 1, Backfill::No),
-            PolicyName::Fjt4 => (false, 4, Backfill::No),
-            PolicyName::Fjt4Bfa => (false, 4, Backfill::Abort),
-            PolicyName::Fjt1Bfa => (false, 1, Backfill::Abort),
-            PolicyName::Fjt1Bfm => (false, 1, Backfill::Fold),
-            other => return Err(format!("{} is not a moldable-job policy", other.as_str())),
+    pub fn build(spec: PolicySpec, _platform: &Platform) -> Result<Box<dyn Policy>, String> {
+        let (fifo, mpl_long, backfill) = match spec.name.as_str() {
+            "fifo" => (true, 1, Backfill::No),
+            "fjt4" => (false, 4, Backfill::No),
+            "fjt4-bfa" => (false, 4, Backfill::Abort),
+            "fjt1-bfa" => (false, 1, Backfill::Abort),
+            "fjt1-bfm" => (false, 1, Backfill::Fold),
+            other => return Err(format!("{other} is not a moldable-job policy")),
         };
+        let long_min = catalog::count(&spec, "long_min").unwrap_or(16).max(1) as u32;
+        let window = catalog::choice(&spec, "window")
+            .map(|w| WindowRule::parse(&w))
+            .unwrap_or_default();
         Ok(Box::new(Fjt {
             spec,
             fifo,
             mpl_long,
             backfill,
+            long_min,
+            window,
+            rigid: PlacementName::WorstFit.build(),
             plan: None,
         }))
     }
@@ -92,8 +156,8 @@ impl Fjt {
     }
 
     /// The processes (for a moldable job) and processors to start `job`
-    /// with on `free` processors, folded at most `m` to a processor; `None`
-    /// while it must wait.
+    /// with on `free` processors of one cluster, folded at most `m` to a
+    /// processor; `None` while it must wait.
     fn size(&self, job: &JobView, free: u32, m: u32) -> Option<(Option<u32>, u32)> {
         let Some(app) = &job.app else {
             return (job.size <= free).then_some((None, job.size));
@@ -114,12 +178,27 @@ impl Fjt {
         }
     }
 
+    /// Where and how `job` starts on the processors `free` (per cluster):
+    /// a moldable job on the cluster with the most free, a rigid one worst
+    /// fit; `None` while it must wait.
+    fn place(&self, job: &JobView, free: &[u32], m: u32) -> Option<(Option<u32>, Assignment)> {
+        if job.app.is_none() {
+            return self.rigid.place(&job.components, free).map(|a| (None, a));
+        }
+        let (c, &f) = free
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, &f)| (f, std::cmp::Reverse(i)))?;
+        let (p, held) = self.size(job, f, m)?;
+        Some((p, vec![(c as crate::model::ClusterIdx, held)]))
+    }
+
     /// The fewest processes a long job starts with.
     fn long_min(&self, job: &JobView) -> u32 {
         let Some(app) = &job.app else {
             return job.size;
         };
-        let want = self.spec.fjt.long_min.min(app.largest());
+        let want = self.long_min.min(app.largest());
         app.sizes
             .iter()
             .copied()
@@ -138,19 +217,23 @@ impl Fjt {
     }
 
     /// How long `job` is estimated to hold its processors if started with
-    /// `p` processes on `held` processors.
-    fn expected(job: &JobView, p: Option<u32>, held: u32) -> SimTime {
+    /// `p` processes on `a`.
+    fn expected(view: &SystemView<'_>, job: &JobView, p: Option<u32>, a: &Assignment) -> SimTime {
         match (&job.app, p) {
-            (Some(app), Some(p)) => span(
-                app.time_at(job.estimate, p),
-                fold_rate(p, held, app.fold_overhead),
-            ),
-            _ => job.estimate,
+            (Some(app), Some(p)) => {
+                let held = a.iter().map(|&(_, w)| w).sum();
+                span(
+                    expected_span(view.platform, app.time_at(job.estimate, p), a),
+                    fold_rate(p, held, app.fold_overhead),
+                )
+            }
+            _ => expected_span(view.platform, job.estimate, a),
         }
     }
 
     /// The head's reservation: when enough processors are estimated to be
-    /// free for it, and how many it leaves over then.
+    /// free for it, and how many it leaves over then (counted over all
+    /// clusters).
     fn shadow(
         &self,
         view: &SystemView<'_>,
@@ -184,7 +267,7 @@ impl Fjt {
 
     /// The backfilled jobs whose window has expired, oldest first.
     fn expired(&self, view: &SystemView<'_>) -> Vec<JobKey> {
-        let mut v: Vec<JobKey> = match self.spec.fjt.window {
+        let mut v: Vec<JobKey> = match self.window {
             WindowRule::AllBackfilled => {
                 if view.running.iter().all(|&k| view.job(k).jumped_ahead) {
                     view.running.to_vec()
@@ -205,6 +288,36 @@ impl Fjt {
         v.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
         v
     }
+
+    /// Folded jobs grow back onto free processors of their cluster, oldest
+    /// first.
+    fn expand(&self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        let mut left = view.free.to_vec();
+        let mut folded: Vec<JobKey> = view
+            .running
+            .iter()
+            .copied()
+            .filter(|&k| {
+                let j = view.job(k);
+                j.app.is_some() && j.held() < j.size && j.assignment.len() == 1
+            })
+            .collect();
+        folded.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
+        for k in folded {
+            let j = view.job(k);
+            let c = j.assignment[0].0 as usize;
+            if left[c] == 0 {
+                continue;
+            }
+            let to = j.size.min(j.held() + left[c]);
+            left[c] -= to - j.held();
+            out.push(Decision::Resize(Resize {
+                job: k,
+                processors: to,
+                chosen: None,
+            }));
+        }
+    }
 }
 
 impl Policy for Fjt {
@@ -215,133 +328,127 @@ impl Policy for Fjt {
     fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
 
     fn reshape(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
-        let free = view.free[0];
-        if let Some(&head) = view.queue.first() {
-            if self.backfill == Backfill::No {
-                return;
+        let Some(&head) = view.queue.first() else {
+            if view.free.iter().any(|&f| f > 0) {
+                self.expand(view, out);
             }
-            let need = self.need(view.job(head));
-            if free >= need {
-                return;
-            }
-            let mut avail = free;
-            let mut chosen = Vec::new();
-            for k in self.expired(view) {
-                let j = view.job(k);
-                let held = j.held();
-                let (gain, to) = match (self.backfill, &j.app) {
-                    (Backfill::Abort, _) => (held, 0),
-                    (Backfill::Fold, Some(app)) => {
-                        let q = j.size.div_ceil(app.max_mpl.clamp(1, 4));
-                        (held.saturating_sub(q), q)
-                    }
-                    _ => (0, 0),
-                };
-                if gain == 0 {
-                    continue;
+            return;
+        };
+        if self.backfill == Backfill::No {
+            return;
+        }
+        let head = view.job(head);
+        let m = self.mpl(head);
+        if self.place(head, view.free, m).is_some() {
+            return;
+        }
+        let mut avail = view.free.to_vec();
+        let mut chosen = Vec::new();
+        let mut fits = false;
+        for k in self.expired(view) {
+            let j = view.job(k);
+            let to = match (self.backfill, &j.app) {
+                (Backfill::Abort, _) => 0,
+                (Backfill::Fold, Some(app)) if j.assignment.len() == 1 => {
+                    j.size.div_ceil(app.max_mpl.clamp(1, 4))
                 }
-                chosen.push((k, to));
-                avail += gain;
-                if avail >= need {
-                    break;
-                }
+                _ => continue,
+            };
+            let mut gain = false;
+            for &(c, w) in &j.assignment {
+                // A fold gives back what its one component no longer holds.
+                let back = if to == 0 { w } else { w.saturating_sub(to) };
+                avail[c as usize] += back;
+                gain |= back > 0;
             }
-            if avail < need {
-                return;
+            if !gain {
+                continue;
             }
-            for (k, to) in chosen {
-                out.push(match self.backfill {
-                    Backfill::Abort => Decision::Abort(Abort {
-                        job: k,
-                        requeue: true,
-                    }),
-                    _ => Decision::Resize(Resize {
-                        job: k,
-                        processors: to,
-                        chosen: None,
-                    }),
-                });
+            chosen.push((k, to));
+            if self.place(head, &avail, m).is_some() {
+                fits = true;
+                break;
             }
-        } else if free > 0 {
-            // Nothing waits: folded jobs grow back, oldest first.
-            let mut folded: Vec<JobKey> = view
-                .running
-                .iter()
-                .copied()
-                .filter(|&k| {
-                    let j = view.job(k);
-                    j.app.is_some() && j.held() < j.size
-                })
-                .collect();
-            folded.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
-            let mut left = free;
-            for k in folded {
-                if left == 0 {
-                    break;
-                }
-                let j = view.job(k);
-                let to = j.size.min(j.held() + left);
-                left -= to - j.held();
-                out.push(Decision::Resize(Resize {
+        }
+        if !fits {
+            return;
+        }
+        for (k, to) in chosen {
+            out.push(match self.backfill {
+                Backfill::Abort => Decision::Abort(Abort {
+                    job: k,
+                    requeue: true,
+                }),
+                _ => Decision::Resize(Resize {
                     job: k,
                     processors: to,
                     chosen: None,
-                }));
-            }
+                }),
+            });
         }
     }
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.plan = None;
-        let mut free = view.free[0];
+        let mut free = view.free.to_vec();
         let mut started: Vec<(SimTime, u32)> = Vec::new();
+        let take = |free: &mut [u32], a: &Assignment| {
+            for &(c, w) in a {
+                free[c as usize] -= w;
+            }
+        };
         let mut i = 0;
         while i < view.queue.len() {
             let key = view.queue[i];
             let j = view.job(key);
-            let Some((p, held)) = self.size(j, free, self.mpl(j)) else {
+            let Some((p, a)) = self.place(j, &free, self.mpl(j)) else {
                 break;
             };
+            take(&mut free, &a);
+            let held = a.iter().map(|&(_, w)| w).sum();
+            started.push((
+                view.now.saturating_add(Self::expected(view, j, p, &a)),
+                held,
+            ));
             out.push(Start {
                 job: key,
-                assignment: vec![(0, held)],
+                assignment: a,
                 kind: StartKind::Head,
                 processors: None,
                 processes: p,
             });
-            free -= held;
-            started.push((view.now.saturating_add(Self::expected(j, p, held)), held));
             i += 1;
         }
         if i == view.queue.len() || self.backfill == Backfill::No {
             return;
         }
         let head = view.job(view.queue[i]);
-        let (shadow, mut extra) = self.shadow(view, head, free, &started);
+        let (shadow, mut extra) = self.shadow(view, head, free.iter().sum(), &started);
         self.plan = Some((head.id, shadow, extra));
         for &key in &view.queue[i + 1..] {
-            if free == 0 {
+            if free.iter().all(|&f| f == 0) {
                 break;
             }
             let j = view.job(key);
-            let Some((p, held)) = self.size(j, free, 1) else {
+            let Some((p, a)) = self.place(j, &free, 1) else {
                 continue;
             };
-            let end = view.now.saturating_add(Self::expected(j, p, held));
+            let held: u32 = a.iter().map(|&(_, w)| w).sum();
+            let end = view.now.saturating_add(Self::expected(view, j, p, &a));
             if end <= shadow {
             } else if held <= extra {
                 extra -= held;
             } else {
                 continue;
             }
+            take(&mut free, &a);
             out.push(Start {
                 job: key,
-                assignment: vec![(0, held)],
+                assignment: a,
                 kind: StartKind::Ahead,
                 processors: None,
                 processes: p,
             });
-            free -= held;
         }
     }
 
@@ -350,7 +457,7 @@ impl Policy for Fjt {
     }
 
     fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        widths.iter().sum::<u32>() <= free.first().copied().unwrap_or(0)
+        self.rigid.place(widths, free).is_some()
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {

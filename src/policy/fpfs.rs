@@ -84,7 +84,7 @@ impl Policy for Fpfs {
                     break;
                 }
             }
-            if let Some(assignment) = self.placement.place(&job.components, &self.free) {
+            if let Some(assignment) = self.placement.place(&job.widths(view.platform), &self.free) {
                 for &(c, w) in &assignment {
                     self.free[c as usize] -= w;
                 }

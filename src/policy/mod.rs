@@ -6,10 +6,13 @@
 //! scenarios, the console and the command log all speak the same language.
 
 pub mod backfill;
+pub mod catalog;
+pub mod coalloc;
 pub mod conservative;
 pub mod easy;
 pub mod fjt;
 pub mod fpfs;
+pub mod package_mip;
 pub mod pinned;
 pub mod placement;
 pub mod profile;
@@ -25,44 +28,4 @@ pub use crate::sched::{
 /// there: the builder the engine is given.
 pub fn build(spec: &PolicySpec, platform: &Platform) -> Result<Box<dyn Policy>, String> {
     spec.build(platform)
-}
-
-impl PolicySpec {
-    /// Builds the policy, or says why it cannot run on `platform`.
-    pub fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String> {
-        let placement = self.placement.build();
-        if self.machines == Machines::Pinned {
-            if platform.clusters.len() != 1 {
-                return Err(format!(
-                    "machines = \"pinned\" needs a platform of one cluster; this one has {}",
-                    platform.clusters.len()
-                ));
-            }
-            return match self.name {
-                PolicyName::Easy => Ok(Box::new(pinned::PinnedEasy::new(self.clone()))),
-                PolicyName::Conservative => {
-                    Ok(Box::new(pinned::PinnedConservative::new(self.clone())))
-                }
-                other => Err(format!(
-                    "machines = \"pinned\" is for the backfilling policies (easy, conservative), not {}",
-                    other.as_str()
-                )),
-            };
-        }
-        Ok(match self.name {
-            PolicyName::Fcfs => {
-                Box::new(fpfs::Fpfs::new(MaxJumps::Limit(0), placement, self.clone()))
-            }
-            PolicyName::Fpfs => Box::new(fpfs::Fpfs::new(self.max_jumps, placement, self.clone())),
-            PolicyName::Easy => Box::new(easy::Easy::new(placement, self.clone())),
-            PolicyName::Conservative => {
-                Box::new(conservative::Conservative::new(placement, self.clone()))
-            }
-            PolicyName::Fifo
-            | PolicyName::Fjt4
-            | PolicyName::Fjt4Bfa
-            | PolicyName::Fjt1Bfa
-            | PolicyName::Fjt1Bfm => fjt::Fjt::build(self.clone(), platform)?,
-        })
-    }
 }

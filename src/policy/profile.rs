@@ -118,6 +118,12 @@ impl Profile {
             }
             f
         };
+        // Steps before the job's own reservation count as they are: the
+        // run of steps too full for it is skipped in one tight pass there.
+        let plain_until = match own {
+            Some((s, _, _)) => self.times.partition_point(|&t| t < s),
+            None => n,
+        };
         let mut cand = self.times[k].max(from);
         while k < n {
             if cand >= before {
@@ -125,6 +131,12 @@ impl Profile {
             }
             if free_at(k) < w {
                 k += 1;
+                if k < plain_until {
+                    k = match self.free[k..plain_until].iter().position(|&f| f >= w) {
+                        Some(d) => k + d,
+                        None => plain_until,
+                    };
+                }
                 if k < n {
                     cand = self.times[k];
                 }

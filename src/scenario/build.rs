@@ -2,13 +2,14 @@
 //! scenario.
 
 use super::schema::{
-    InlineJob, Oversize, PlatformSection, WorkloadKind, WorkloadSection, workload_keys,
+    InlineJob, OneOrMany, Oversize, PlatformSection, WorkloadKind, WorkloadSection, workload_keys,
 };
 use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
 use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
+use crate::workload::blanco::{BlancoParams, BlancoWorkload, Sigma};
 use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
 use crate::workload::rng::{Purpose, stream};
 use crate::workload::{batsim, inline, swf};
@@ -25,6 +26,7 @@ pub const PARALLEL_WORKLOADS_ARCHIVE: &str =
 pub struct WorkloadFacts {
     pub platform: Platform,
     pub ngubiri: Option<NgubiriParams>,
+    pub blanco: Option<BlancoParams>,
     pub jobs: Option<Arc<Vec<JobSpec>>>,
     /// Human notes (skipped trace lines, clamped jobs …) for reports.
     pub notes: Vec<String>,
@@ -106,6 +108,10 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             check_generated_sizes(s, &params, platform, size_span)?;
             facts.ngubiri = Some(params);
         }
+        WorkloadKind::Blanco => {
+            let platform = need_platform(s, &platform)?;
+            facts.blanco = Some(blanco_params(s, w, platform)?);
+        }
         WorkloadKind::Jobs => {
             let platform = need_platform(s, &platform)?.clone();
             let jobs = match &w.jobs {
@@ -135,9 +141,14 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     if facts.platform.clusters.is_empty() {
         facts.platform = platform.unwrap_or_default();
     }
+    if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
+        let mut path = vec!["policy"];
+        path.extend(key.iter().map(String::as_str));
+        return Err(s.error_at_key(&path, format!("[policy] {m}")));
+    }
     f.policy
         .build(&facts.platform)
-        .map_err(|m| s.invalid(format!("[policy] {}: {m}", f.policy.label())))?;
+        .map_err(|m| s.error_at_key(&["policy", "name"], format!("[policy] {m}")))?;
     for entry in &f.timeline {
         check_command(s, &entry.get_ref().command, &facts.platform, entry.span())?;
     }
@@ -269,6 +280,7 @@ fn trace_jobs(
                     user: j.user,
                     injected: false,
                     app: None,
+                    comm: None,
                 })
                 .collect();
             let name = trace
@@ -319,6 +331,7 @@ fn trace_jobs(
             processors: trace_procs,
             speed: 1.0,
         }],
+        network: None,
     };
     let platform = platform.cloned().unwrap_or_else(trace_platform);
     let largest = platform.largest_cluster();
@@ -372,6 +385,88 @@ fn trace_jobs(
 }
 
 fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, ScenarioError> {
+    let mut platform = clusters_of(s, p)?;
+    let sec = p.get_ref();
+    for (i, c) in sec.clusters.iter().enumerate() {
+        if let Some(g) = c.get_ref().gamma {
+            if !(g > 0.0 && g <= 1.0) {
+                return Err(s.error_at(
+                    c.span(),
+                    format!(
+                        "platform.clusters[{i}].gamma: the effective power Γ must be above 0 and at most 1, found {}",
+                        Shown(g)
+                    ),
+                ));
+            }
+            platform.clusters[i].speed = g;
+        }
+    }
+    if let Some(h) = &sec.heterogeneity {
+        let v = *h.get_ref();
+        if !(0.0..1.0).contains(&v) {
+            return Err(s.error_at(
+                h.span(),
+                format!(
+                    "platform.heterogeneity: H must be at least 0 and below 1 (the slowest cluster keeps Γ = 1 − H > 0), found {}",
+                    Shown(v)
+                ),
+            ));
+        }
+        let n = platform.clusters.len();
+        for (i, c) in platform.clusters.iter_mut().enumerate() {
+            c.speed = if n < 2 {
+                1.0
+            } else {
+                1.0 - v * i as f64 / (n - 1) as f64
+            };
+        }
+    }
+    if let Some(net) = &sec.network {
+        let n = platform.clusters.len();
+        let abw = match net.get_ref().abw.as_ref() {
+            None => vec![1.0; n],
+            Some(a) => {
+                let v = match a.get_ref() {
+                    OneOrMany::One(x) => vec![*x; n],
+                    OneOrMany::Many(v) => v.clone(),
+                };
+                if v.len() != n {
+                    return Err(s.error_at(
+                        a.span(),
+                        format!(
+                            "platform.network.abw: {} links given for {n} clusters (one per cluster, or one value for all)",
+                            v.len()
+                        ),
+                    ));
+                }
+                if let Some(bad) = v.iter().find(|x| !(x.is_finite() && **x > 0.0)) {
+                    return Err(s.error_at(
+                        a.span(),
+                        format!(
+                            "platform.network.abw: a link's available bandwidth must be above 0, found {}",
+                            Shown(*bad)
+                        ),
+                    ));
+                }
+                v
+            }
+        };
+        if let Some(c) = platform.clusters.iter().find(|c| c.speed > 1.0) {
+            return Err(s.error_at(
+                p.span(),
+                format!(
+                    "[platform] with a network takes effective powers Γ ≤ 1: cluster {} has speed {}",
+                    c.name,
+                    Shown(c.speed)
+                ),
+            ));
+        }
+        platform.network = Some(crate::model::Network { abw });
+    }
+    Ok(platform)
+}
+
+fn clusters_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, ScenarioError> {
     let sec = p.get_ref();
     match (&sec.shape, sec.clusters.is_empty()) {
         (Some(_), false) => Err(s.error_at(
@@ -407,13 +502,115 @@ fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
                 .iter()
                 .enumerate()
                 .map(|(i, c)| Cluster {
-                    name: c.name.clone().unwrap_or_else(|| format!("c{i}")),
-                    processors: c.processors.0,
-                    speed: c.speed.0,
+                    name: c.get_ref().name.clone().unwrap_or_else(|| format!("c{i}")),
+                    processors: c.get_ref().processors.0,
+                    speed: c.get_ref().speed.0,
                 })
                 .collect(),
+            network: None,
         }),
     }
+}
+
+/// The package-allocation generator's keys, each checked where it is.
+fn blanco_params(
+    s: &Scenario,
+    w: &WorkloadSection,
+    platform: &Platform,
+) -> Result<BlancoParams, ScenarioError> {
+    let d = BlancoParams::default();
+    let positive = |x: &Option<Spanned<f64>>, key: &str, default: f64, most: f64| {
+        x.as_ref().map_or(Ok(default), |v| {
+            let v_ = *v.get_ref();
+            if v_.is_finite() && v_ > 0.0 && v_ <= most {
+                Ok(v_)
+            } else {
+                Err(s.error_at(
+                    v.span(),
+                    format!(
+                        "workload.{key} must be above 0 and at most {}, found {}",
+                        Shown(most),
+                        Shown(v_)
+                    ),
+                ))
+            }
+        })
+    };
+    let unit = |x: &Option<Spanned<f64>>, key: &str, default: f64| {
+        x.as_ref().map_or(Ok(default), |v| {
+            let v_ = *v.get_ref();
+            if (0.0..=1.0).contains(&v_) {
+                Ok(v_)
+            } else {
+                Err(s.error_at(
+                    v.span(),
+                    format!("workload.{key} must be from 0 to 1, found {}", Shown(v_)),
+                ))
+            }
+        })
+    };
+    let sigma = match &w.sigma {
+        None => d.sigma,
+        Some(v) => {
+            let bad = |x: f64| {
+                s.error_at(
+                    v.span(),
+                    format!(
+                        "workload.sigma: σ must be from 0 to 1 (one value, or [low, high]), found {}",
+                        Shown(x)
+                    ),
+                )
+            };
+            match v.get_ref() {
+                OneOrMany::One(x) if (0.0..=1.0).contains(x) => Sigma::Fixed(*x),
+                OneOrMany::One(x) => return Err(bad(*x)),
+                OneOrMany::Many(r) if r.len() == 2 && r[0] <= r[1] => {
+                    for &x in r {
+                        if !(0.0..=1.0).contains(&x) {
+                            return Err(bad(x));
+                        }
+                    }
+                    Sigma::Uniform(r[0], r[1])
+                }
+                OneOrMany::Many(_) => {
+                    return Err(s.error_at(
+                        v.span(),
+                        "workload.sigma: give one value or a range [low, high] with low ≤ high",
+                    ));
+                }
+            }
+        }
+    };
+    // Scales bounded so that 100 times a mean stays far inside the
+    // simulation's time (9.2e12 s).
+    Ok(BlancoParams {
+        interarrival_scale: positive(
+            &w.interarrival_scale,
+            "interarrival_scale",
+            d.interarrival_scale,
+            1e6,
+        )?,
+        interarrival_shape: positive(
+            &w.interarrival_shape,
+            "interarrival_shape",
+            d.interarrival_shape,
+            100.0,
+        )?
+        .max(0.1),
+        runtime_scale: positive(&w.runtime_scale, "runtime_scale", d.runtime_scale, 1e6)?,
+        runtime_shape: positive(&w.runtime_shape, "runtime_shape", d.runtime_shape, 100.0)?
+            .max(0.1),
+        size_shape: positive(&w.size_shape, "size_shape", d.size_shape, 1e3)?,
+        size_scale: positive(&w.size_scale, "size_scale", d.size_scale, 1e3)?,
+        size_reading: w
+            .size_reading
+            .as_ref()
+            .map_or(d.size_reading, |x| *x.get_ref()),
+        pow2_share: unit(&w.pow2_share, "pow2_share", d.pow2_share)?,
+        bsbw: positive(&w.bsbw, "bsbw", d.bsbw, 1e6)?,
+        sigma,
+        max_size: platform.total_processors().min(u32::MAX as u64) as u32,
+    })
 }
 
 /// The generator's times must stay within what the simulation can hold:
@@ -584,6 +781,7 @@ fn inline_job(
         user: job.user,
         injected: false,
         app: None,
+        comm: None,
     })
 }
 
@@ -635,6 +833,37 @@ fn check_command(
                 .validate()
                 .map_err(|m| s.error_at(span, format!("timeline: {m}")))?;
         }
+        Command::SetLinkBandwidth { link, abw } => {
+            if platform.network.is_none() {
+                return Err(s.error_at(
+                    span,
+                    "timeline: set-link-bandwidth needs a platform with a network ([platform.network])",
+                ));
+            }
+            let known = platform.clusters.iter().any(|c| &c.name == link)
+                || link
+                    .parse::<usize>()
+                    .is_ok_and(|i| i < platform.clusters.len());
+            if !known {
+                let names: Vec<&str> = platform.clusters.iter().map(|c| c.name.as_str()).collect();
+                return Err(s.error_at(
+                    span,
+                    format!(
+                        "timeline: no link \"{link}\": the links are {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            if !(abw.is_finite() && *abw > 0.0) {
+                return Err(s.error_at(
+                    span,
+                    format!(
+                        "timeline: abw must be a bandwidth above 0, found {}",
+                        Shown(*abw)
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -663,6 +892,9 @@ impl Scenario {
 
     /// The number of jobs each replication runs, if known in advance.
     pub fn jobs_per_replication(&self) -> Option<u64> {
+        if self.facts.blanco.is_some() {
+            return Some(self.file.run.jobs.0 as u64);
+        }
         match (&self.facts.ngubiri, &self.facts.jobs) {
             (Some(_), _) => Some(self.file.run.jobs.0 as u64),
             (None, Some(j)) => Some(j.len() as u64),
@@ -673,8 +905,28 @@ impl Scenario {
     /// An engine for one run seeded with `seed`. With `endless`, a generated
     /// workload never runs out (the console's mode).
     pub fn build_engine(&self, seed: u64, endless: bool) -> Result<Engine, ScenarioError> {
+        self.build_engine_with(seed, endless, crate::policy::build)
+    }
+
+    /// [`Scenario::build_engine`] with policies from `build` instead of
+    /// schedscope's catalog: a policy of one's own, written against the
+    /// protocol in [`crate::sched`], runs on any scenario (see
+    /// `examples/own_policy.rs`). `build` also serves policy switches.
+    pub fn build_engine_with(
+        &self,
+        seed: u64,
+        endless: bool,
+        build: crate::sched::PolicyBuilder,
+    ) -> Result<Engine, ScenarioError> {
         let f = &self.file;
-        let source: Box<dyn crate::workload::JobSource> =
+        let count = if endless {
+            None
+        } else {
+            Some(f.run.jobs.0 as u64)
+        };
+        let source: Box<dyn crate::workload::JobSource> = if let Some(b) = &self.facts.blanco {
+            Box::new(BlancoWorkload::new(b.clone(), seed, count))
+        } else {
             match (&self.facts.ngubiri, &self.facts.jobs) {
                 (Some(p), _) => {
                     let count = if endless {
@@ -686,14 +938,15 @@ impl Scenario {
                 }
                 (None, Some(jobs)) => Box::new(inline::source(jobs.as_ref().clone())),
                 (None, None) => return Err(self.invalid("the workload has no jobs")),
-            };
+            }
+        };
         let splitter: Option<crate::engine::Splitter> = self.facts.ngubiri.clone().map(|p| {
             let bounds = phased_bounds(&p);
             let mut rng = stream(seed ^ 0x5EED_1A7E, Purpose::Split);
             Box::new(move |size: u32| split_even(size, split_count(&p, &bounds, size, &mut rng)))
                 as crate::engine::Splitter
         });
-        let mut engine = Engine::new(
+        let mut engine = Engine::with_builder(
             self.facts.platform.clone(),
             source,
             &f.policy,
@@ -702,6 +955,7 @@ impl Scenario {
                 estimates: f.estimates.clone(),
                 splitter,
             },
+            build,
         )
         .map_err(|m| self.invalid(m))?;
         for entry in &f.timeline {

@@ -207,6 +207,25 @@ impl Scenario {
         locate(&self.text, &self.origin, span)
     }
 
+    /// The error `message` at the value of `path` (e.g. `["policy",
+    /// "name"]`) in the scenario's text, or at its table, or for the whole
+    /// file where neither is written (a `--set` may have made it).
+    pub(crate) fn error_at_key(&self, path: &[&str], message: impl Into<String>) -> ScenarioError {
+        let span = toml_edit::Document::parse(self.text.as_str())
+            .ok()
+            .and_then(|doc| {
+                let mut item = doc.as_item();
+                let mut best = None;
+                for key in path {
+                    item = item.get(key)?;
+                    best = item.span().or(best);
+                }
+                best
+            })
+            .unwrap_or(0..0);
+        self.error_at(span, message)
+    }
+
     pub(crate) fn invalid(&self, message: impl Into<String>) -> ScenarioError {
         ScenarioError::Invalid {
             path: self.origin.clone(),

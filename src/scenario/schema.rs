@@ -44,7 +44,31 @@ pub struct PlatformSection {
     /// `"5x20"`: five clusters of twenty processors at speed 1.
     pub shape: Option<Spanned<String>>,
     #[serde(default)]
-    pub clusters: Vec<ClusterEntry>,
+    pub clusters: Vec<Spanned<ClusterEntry>>,
+    /// H, the spread of effective power Γ between clusters (0 ≤ H < 1):
+    /// the first cluster Γ = 1, the last 1 − H, the others evenly between,
+    /// in cluster order. Overrides the clusters' own `speed`/`gamma`.
+    pub heterogeneity: Option<Spanned<f64>>,
+    /// A star network: each cluster's link to a central switch.
+    pub network: Option<Spanned<NetworkSection>>,
+}
+
+/// `[platform.network]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSection {
+    /// Available bandwidth of each link (GB/s, the unit of BSBW): one
+    /// value for every link, or one per cluster. Default 1 (the paper's
+    /// gigabit network read as 1 GB/s).
+    pub abw: Option<Spanned<OneOrMany>>,
+}
+
+/// A number, or a list of numbers.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(f64),
+    Many(Vec<f64>),
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -54,6 +78,8 @@ pub struct ClusterEntry {
     pub processors: AtLeastOne,
     #[serde(default = "unit_speed")]
     pub speed: Positive,
+    /// The effective power Γ (0 < Γ ≤ 1), the paper's name for `speed`.
+    pub gamma: Option<f64>,
 }
 
 fn unit_speed() -> Positive {
@@ -72,6 +98,8 @@ pub enum WorkloadKind {
     Swf,
     /// A Batsim JSON workload (`delay` profiles).
     Batsim,
+    /// The package-allocation paper's generator (Table I).
+    Blanco,
 }
 
 impl WorkloadKind {
@@ -81,6 +109,7 @@ impl WorkloadKind {
             WorkloadKind::Jobs => "jobs",
             WorkloadKind::Swf => "swf",
             WorkloadKind::Batsim => "batsim",
+            WorkloadKind::Blanco => "blanco",
         }
     }
 }
@@ -114,6 +143,17 @@ pub struct WorkloadSection {
     pub oversize: Option<Spanned<Oversize>>,
     /// Where the file can be downloaded, said when it is missing.
     pub download: Option<Spanned<String>>,
+    // kind = "blanco"
+    pub interarrival_scale: Option<Spanned<f64>>,
+    pub interarrival_shape: Option<Spanned<f64>>,
+    pub runtime_scale: Option<Spanned<f64>>,
+    pub runtime_shape: Option<Spanned<f64>>,
+    pub size_shape: Option<Spanned<f64>>,
+    pub size_scale: Option<Spanned<f64>>,
+    pub size_reading: Option<Spanned<crate::workload::blanco::SizeReading>>,
+    pub pow2_share: Option<Spanned<f64>>,
+    pub bsbw: Option<Spanned<f64>>,
+    pub sigma: Option<Spanned<OneOrMany>>,
 }
 
 impl WorkloadSection {
@@ -135,6 +175,18 @@ impl WorkloadSection {
             v.push(("jobs", j.first().map_or(self.kind.span(), |x| x.span())));
         }
         g!(path, first_jobs, start_time, end_time, oversize, download);
+        g!(
+            interarrival_scale,
+            interarrival_shape,
+            runtime_scale,
+            runtime_shape,
+            size_shape,
+            size_scale,
+            size_reading,
+            pow2_share,
+            bsbw,
+            sigma
+        );
         v
     }
 }
@@ -151,6 +203,18 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "split",
         ],
         WorkloadKind::Jobs => &["jobs"],
+        WorkloadKind::Blanco => &[
+            "interarrival_scale",
+            "interarrival_shape",
+            "runtime_scale",
+            "runtime_shape",
+            "size_shape",
+            "size_scale",
+            "size_reading",
+            "pow2_share",
+            "bsbw",
+            "sigma",
+        ],
         WorkloadKind::Swf | WorkloadKind::Batsim => &[
             "path",
             "first_jobs",

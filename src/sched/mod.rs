@@ -14,10 +14,11 @@
 //!   policy that estimates a span use it.
 
 pub mod rate;
+pub mod slowdown;
 pub mod spec;
 
 pub use spec::{
-    BackfillOrder, FjtParams, Machines, MaxJumps, PlacementName, PolicyName, PolicySpec, WindowRule,
+    BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
 };
 
 use crate::model::{AppType, ClusterIdx, Platform, SimTime};
@@ -88,6 +89,8 @@ pub struct JobView {
     /// Times this run was folded and expanded.
     pub folds: u32,
     pub expands: u32,
+    /// Its need of the inter-cluster network, if any (see [`rate`]).
+    pub comm: Option<crate::model::CommNeed>,
 }
 
 impl JobView {
@@ -124,6 +127,29 @@ pub struct SystemView<'a> {
     /// and requeued when the head needs their processors (the run's
     /// `on_overrun = "requeue"`): the policy decides when.
     pub requeue_expired: bool,
+}
+
+impl JobView {
+    /// The component widths a placement is to find room for: those the job
+    /// asks for, or, for a job that leaves its split to the policy, its
+    /// size evenly over the fewest clusters of `platform` that can hold it
+    /// (what a policy without a split rule of its own does).
+    pub fn widths(&self, platform: &Platform) -> std::borrow::Cow<'_, [u32]> {
+        if !self.components.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.components);
+        }
+        std::borrow::Cow::Owned(fewest_split(platform, self.size))
+    }
+}
+
+/// `size` split evenly over the fewest clusters of `platform` that can ever
+/// hold it (over all of them when none can).
+pub fn fewest_split(platform: &Platform, size: u32) -> Vec<u32> {
+    let n = platform.clusters.len().max(1) as u32;
+    (1..=n)
+        .map(|k| crate::model::split_even(size, k))
+        .find(|w| platform.can_ever_fit(w))
+        .unwrap_or_else(|| crate::model::split_even(size, n))
 }
 
 impl<'a> SystemView<'a> {
@@ -285,6 +311,33 @@ pub enum PolicyState {
     /// EASY and conservative backfilling: the head job and its reservation
     /// (the shadow time), if it has one.
     Backfill { head: u64, shadow: Option<SimTime> },
+    /// PAS: its last package.
+    Package(PackageView),
+}
+
+/// PAS's last package: its jobs and where they went, the solve, and
+/// counts over the run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PackageView {
+    /// When the package was placed.
+    pub at: SimTime,
+    /// (job id, its tasks per cluster).
+    pub jobs: Vec<(u64, Assignment)>,
+    /// Σ estimate × SD of the package under the model (seconds).
+    pub objective: f64,
+    /// The solver proved the allocation optimal.
+    pub optimal: bool,
+    /// Branch-and-bound nodes explored.
+    pub nodes: u64,
+    /// Wall-clock time of the solve (for display only: never in reports).
+    #[serde(skip)]
+    pub solve_micros: u64,
+    /// Packages placed so far.
+    pub packages: u64,
+    /// Of them, solves stopped by the node limit before proving optimality.
+    pub limited: u64,
+    /// Of them, solves stopped before any allocation: placed by the fallback.
+    pub fallbacks: u64,
 }
 
 /// What a backfilling policy has planned, for the backfill-windows pane.

@@ -3,89 +3,97 @@
 //! behaviour lives with the policy.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
-/// The queue disciplines schedscope knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PolicyName {
+/// A policy's name, as scenarios, commands and the command log spell it
+/// (`fcfs`, `easy`, …). Which names exist, what each takes and how each is
+/// built is the policy catalog's business (`policy::catalog`): a name read
+/// from a file is only checked against it when the policy is built, so
+/// this module stays data only.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PolicyName(&'static str);
+
+#[allow(non_upper_case_globals)]
+impl PolicyName {
     /// First come, first served: only the head of the queue may start.
-    Fcfs,
+    pub const Fcfs: PolicyName = PolicyName("fcfs");
     /// Fit processors first served: the first job that fits starts; the
     /// head may be jumped at most `max_jumps` times.
-    #[default]
-    Fpfs,
+    pub const Fpfs: PolicyName = PolicyName("fpfs");
     /// EASY (aggressive) backfilling: the head holds a reservation; later
     /// jobs may start if they do not delay it.
-    Easy,
+    pub const Easy: PolicyName = PolicyName("easy");
     /// Conservative backfilling: every queued job holds a reservation; a
     /// job may start early only if it delays none.
-    Conservative,
-    /// Moldable jobs, first come first served, each at its largest
-    /// allowed size.
-    Fifo,
-    /// FJT sizing; long jobs may start folded (up to 4 processes per
-    /// processor) and expand later; no backfilling.
-    Fjt4,
-    /// FJT4 with aggressive backfilling; an expired backfilled job is
-    /// aborted and requeued.
-    Fjt4Bfa,
-    /// FJT sizing without folding, aggressive backfilling with aborts.
-    Fjt1Bfa,
-    /// FJT sizing without folding, backfilling with malleability: expired
-    /// backfilled jobs are folded, oldest first, until the head fits.
-    Fjt1Bfm,
-}
+    pub const Conservative: PolicyName = PolicyName("conservative");
 
-impl PolicyName {
-    pub const ALL: [PolicyName; 9] = [
-        PolicyName::Fcfs,
-        PolicyName::Fpfs,
-        PolicyName::Easy,
-        PolicyName::Conservative,
-        PolicyName::Fifo,
-        PolicyName::Fjt4,
-        PolicyName::Fjt4Bfa,
-        PolicyName::Fjt1Bfa,
-        PolicyName::Fjt1Bfm,
-    ];
+    /// A name known when the program is built (a catalog entry's).
+    pub const fn new(name: &'static str) -> PolicyName {
+        PolicyName(name)
+    }
+
+    /// The name `text` spells. Names are few (one per policy, plus any
+    /// misspelling a file carries before it is refused), so each distinct
+    /// one is kept for the life of the process.
+    pub fn intern(text: &str) -> PolicyName {
+        use std::sync::{Mutex, OnceLock};
+        static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+        for known in [Self::Fcfs, Self::Fpfs, Self::Easy, Self::Conservative] {
+            if known.0 == text {
+                return known;
+            }
+        }
+        let mut names = NAMES
+            .get_or_init(|| Mutex::new(Vec::new()))
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = names.iter().find(|n| **n == text) {
+            return PolicyName(n);
+        }
+        // A bound on what a stream of misspelt files can keep: past it, an
+        // unknown name reads as one that no policy has.
+        if names.len() >= 1024 {
+            return PolicyName("(unknown)");
+        }
+        let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        names.push(leaked);
+        PolicyName(leaked)
+    }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            PolicyName::Fcfs => "fcfs",
-            PolicyName::Fpfs => "fpfs",
-            PolicyName::Easy => "easy",
-            PolicyName::Conservative => "conservative",
-            PolicyName::Fifo => "fifo",
-            PolicyName::Fjt4 => "fjt4",
-            PolicyName::Fjt4Bfa => "fjt4-bfa",
-            PolicyName::Fjt1Bfa => "fjt1-bfa",
-            PolicyName::Fjt1Bfm => "fjt1-bfm",
-        }
+        self.0
     }
+}
 
-    /// The moldable-job policies' names as the paper writes them.
-    pub fn paper_label(self) -> Option<&'static str> {
-        Some(match self {
-            PolicyName::Fifo => "FIFO",
-            PolicyName::Fjt4 => "FJT4",
-            PolicyName::Fjt4Bfa => "FJT4+BFA",
-            PolicyName::Fjt1Bfa => "FJT1+BFA",
-            PolicyName::Fjt1Bfm => "FJT1+BFM",
-            _ => return None,
-        })
+impl Default for PolicyName {
+    fn default() -> Self {
+        PolicyName::Fpfs
     }
+}
 
-    /// Whether the policy reads runtime estimates.
-    pub fn uses_estimates(self) -> bool {
-        matches!(
-            self,
-            PolicyName::Easy
-                | PolicyName::Conservative
-                | PolicyName::Fjt4Bfa
-                | PolicyName::Fjt1Bfa
-                | PolicyName::Fjt1Bfm
-        )
+impl fmt::Debug for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Display for PolicyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl Serialize for PolicyName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for PolicyName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(PolicyName::intern(&text))
     }
 }
 
@@ -181,63 +189,41 @@ pub struct PolicySpec {
     /// (pinned), as in machine-level simulators such as Batsim.
     #[serde(default, skip_serializing_if = "Machines::is_counted")]
     pub machines: Machines,
-    /// The moldable-job policies' readings (FJT's rule, the window rule).
-    #[serde(default, skip_serializing_if = "FjtParams::is_default")]
-    pub fjt: FjtParams,
+    /// The policy's own parameters beyond the common ones above, by the
+    /// keys its catalog entry declares (`[policy.params]` in a scenario).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
 }
 
-/// When a backfilled job's window has expired.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WindowRule {
-    /// The paper's definition: the head cannot start and every running
-    /// job was backfilled.
-    #[default]
-    AllBackfilled,
-    /// The head cannot start and a backfilled job has outlived its
-    /// estimate (those are the expired ones).
-    Estimate,
+/// The value of a policy's own parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
 }
 
-impl WindowRule {
-    pub fn as_str(self) -> &'static str {
+impl ParamValue {
+    /// The value as a number, if it is one.
+    pub fn as_f64(&self) -> Option<f64> {
         match self {
-            WindowRule::AllBackfilled => "all-backfilled",
-            WindowRule::Estimate => "estimate",
+            ParamValue::Int(i) => Some(*i as f64),
+            ParamValue::Float(x) => Some(*x),
+            _ => None,
         }
     }
 }
 
-/// The readings of the moldable-job policies (FIFO, FJT4, FJT4+BFA,
-/// FJT1+BFA, FJT1+BFM) that the paper leaves open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FjtParams {
-    /// FJT: the fewest processes a long job starts with (a long job is not
-    /// given a small partition; short jobs take what is free).
-    #[serde(default = "default_long_min")]
-    pub long_min: u32,
-    /// When a backfilled job's window has expired.
-    #[serde(default)]
-    pub window: WindowRule,
-}
-
-fn default_long_min() -> u32 {
-    16
-}
-
-impl Default for FjtParams {
-    fn default() -> Self {
-        FjtParams {
-            long_min: default_long_min(),
-            window: WindowRule::default(),
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Text(t) => f.write_str(t),
         }
-    }
-}
-
-impl FjtParams {
-    pub fn is_default(&self) -> bool {
-        *self == FjtParams::default()
     }
 }
 
@@ -278,49 +264,6 @@ impl PolicySpec {
     pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
         self.placement = p;
         self
-    }
-
-    /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`.
-    pub fn label(&self) -> String {
-        let place = self.placement.as_str().replace('-', " ");
-        match self.name {
-            PolicyName::Fcfs => format!("FCFS + {place}"),
-            PolicyName::Fpfs => format!("FPFS(maxJumps {}) + {place}", self.max_jumps),
-            PolicyName::Easy | PolicyName::Conservative => {
-                let name = if self.name == PolicyName::Easy {
-                    "EASY backfilling"
-                } else {
-                    "conservative backfilling"
-                };
-                // Pinned processors are always the lowest-numbered that
-                // fit: placement plays no part.
-                let tail = if self.machines == Machines::Pinned {
-                    ", pinned processors".to_string()
-                } else {
-                    format!(" + {place}")
-                };
-                match self.order {
-                    BackfillOrder::Arrival => format!("{name}{tail}"),
-                    o => format!("{name} ({} first){tail}", o.describe()),
-                }
-            }
-            PolicyName::Fifo
-            | PolicyName::Fjt4
-            | PolicyName::Fjt4Bfa
-            | PolicyName::Fjt1Bfa
-            | PolicyName::Fjt1Bfm => {
-                let base = self.name.paper_label().unwrap_or(self.name.as_str());
-                if self.fjt.is_default() || self.name == PolicyName::Fifo {
-                    base.to_string()
-                } else {
-                    format!(
-                        "{base} (long ≥ {}, window {})",
-                        self.fjt.long_min,
-                        self.fjt.window.as_str()
-                    )
-                }
-            }
-        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! Sweeps: one scenario run at every point of the cross product of varied
-//! keys.
+//! keys, and of the points a sweep file lists.
 //!
 //! A sweep can run in one process (rows printed at the end) or in shares
 //! (`--shard I/N`) that each write one result file per point into a folder
@@ -29,6 +29,12 @@ use thiserror::Error;
 pub enum SweepError {
     #[error("--vary {arg}: {message}")]
     Vary { arg: String, message: String },
+    #[error("{path}:{line}: {message}")]
+    PointsFile {
+        path: String,
+        line: u64,
+        message: String,
+    },
     #[error("--shard {arg}: {message}")]
     Shard { arg: String, message: String },
     #[error("{path}: {message}")]
@@ -80,12 +86,102 @@ impl Axis {
     }
 }
 
+/// Points listed one per line in a sweep file (`--points FILE`): a header
+/// of keys, then one row of values per point, comma-separated (CSV: a
+/// value with a comma is quoted), `#` starting a comment line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    pub path: PathBuf,
+    pub keys: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Listed {
+    /// Reads a sweep file; a row of the wrong length, a blank value, a
+    /// repeated key or row is an error naming the file and line.
+    pub fn read(path: &std::path::Path) -> Result<Listed, SweepError> {
+        let shown = path.display().to_string();
+        let err = |line: u64, message: String| SweepError::PointsFile {
+            path: shown.clone(),
+            line,
+            message,
+        };
+        let text =
+            std::fs::read_to_string(path).map_err(|e| err(0, format!("cannot read: {e}")))?;
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .comment(Some(b'#'))
+            .trim(csv::Trim::All)
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let mut keys: Option<Vec<String>> = None;
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| {
+                let line = e.position().map(|p| p.line()).unwrap_or(0);
+                err(line, e.to_string())
+            })?;
+            let line = record.position().map(|p| p.line()).unwrap_or(0);
+            let fields: Vec<String> = record.iter().map(str::to_string).collect();
+            if fields.iter().all(String::is_empty) {
+                continue;
+            }
+            match &keys {
+                None => {
+                    let mut k = BTreeSet::new();
+                    for key in &fields {
+                        if key.is_empty() || key.split('.').any(|p| p.trim().is_empty()) {
+                            return Err(err(line, format!("\"{key}\" is not a dotted key path")));
+                        }
+                        if !k.insert(key.clone()) {
+                            return Err(err(line, format!("the key {key} is given twice")));
+                        }
+                    }
+                    keys = Some(fields);
+                }
+                Some(k) => {
+                    if fields.len() != k.len() {
+                        return Err(err(
+                            line,
+                            format!(
+                                "{} values for the {} keys of the header ({})",
+                                fields.len(),
+                                k.len(),
+                                k.join(", ")
+                            ),
+                        ));
+                    }
+                    if let Some(i) = fields.iter().position(String::is_empty) {
+                        return Err(err(line, format!("the value of {} is blank", k[i])));
+                    }
+                    if !seen.insert(fields.clone()) {
+                        return Err(err(line, "this point is listed twice".to_string()));
+                    }
+                    rows.push(fields);
+                }
+            }
+        }
+        let keys = keys.ok_or_else(|| err(1, "no header line of keys".into()))?;
+        if rows.is_empty() {
+            return Err(err(1, "no point is listed under the header".into()));
+        }
+        Ok(Listed {
+            path: path.to_path_buf(),
+            keys,
+            rows,
+        })
+    }
+}
+
 /// Everything that defines a sweep: its points and how each is run.
 #[derive(Clone, Debug)]
 pub struct SweepSpec {
     pub scenario: PathBuf,
     /// `--set` overrides applied at every point, before the point's own.
     pub sets: Vec<String>,
+    /// Points listed in a sweep file, crossed with the axes.
+    pub listed: Option<Listed>,
     pub axes: Vec<Axis>,
     pub replications: Option<Replications>,
     pub seed: Option<u64>,
@@ -101,6 +197,36 @@ impl SweepSpec {
         replications: Option<Replications>,
         seed: Option<u64>,
     ) -> Result<SweepSpec, SweepError> {
+        SweepSpec::with_points(scenario, None, vary, sets, replications, seed)
+    }
+
+    /// [`SweepSpec::new`], with the points of a sweep file crossed with
+    /// the axes (either may be absent, not both); a key both listed and
+    /// varied or set is an error.
+    pub fn with_points(
+        scenario: PathBuf,
+        points: Option<&std::path::Path>,
+        vary: &[String],
+        sets: &[String],
+        replications: Option<Replications>,
+        seed: Option<u64>,
+    ) -> Result<SweepSpec, SweepError> {
+        let listed = points.map(Listed::read).transpose()?;
+        let listed_keys: Vec<String> = listed.iter().flat_map(|l| l.keys.clone()).collect();
+        if let Some(l) = &listed {
+            for key in &l.keys {
+                let set = sets
+                    .iter()
+                    .find(|s| s.split_once('=').is_some_and(|(k, _)| k.trim() == key));
+                if let Some(s) = set {
+                    return Err(SweepError::PointsFile {
+                        path: l.path.display().to_string(),
+                        line: 1,
+                        message: format!("`{key}` is also fixed by --set {s}; drop one of the two"),
+                    });
+                }
+            }
+        }
         let mut axes: Vec<Axis> = Vec::new();
         for arg in vary {
             let axis = Axis::parse(arg)?;
@@ -125,17 +251,27 @@ impl SweepSpec {
                     ),
                 });
             }
+            if listed_keys.contains(&axis.key) {
+                return Err(SweepError::Vary {
+                    arg: arg.clone(),
+                    message: format!(
+                        "`{}` is also a key of the sweep file; drop one of the two",
+                        axis.key
+                    ),
+                });
+            }
             axes.push(axis);
         }
-        if axes.is_empty() {
+        if axes.is_empty() && listed.is_none() {
             return Err(SweepError::Vary {
                 arg: String::new(),
-                message: "a sweep needs at least one --vary".into(),
+                message: "a sweep needs at least one --vary or a --points file".into(),
             });
         }
         Ok(SweepSpec {
             scenario,
             sets: sets.to_vec(),
+            listed,
             axes,
             replications,
             seed,
@@ -145,12 +281,23 @@ impl SweepSpec {
     /// The varied keys, in `--vary` order: the leading columns of every
     /// report.
     pub fn keys(&self) -> Vec<String> {
-        self.axes.iter().map(|a| a.key.clone()).collect()
+        let listed = self.listed.iter().flat_map(|l| l.keys.clone());
+        listed
+            .chain(self.axes.iter().map(|a| a.key.clone()))
+            .collect()
     }
 
-    /// The cross product of the axes; the first axis varies slowest.
+    /// The listed points (in file order, varying slowest) crossed with the
+    /// axes; the first axis varies slowest of the axes.
     pub fn points(&self) -> Vec<Point> {
-        let mut points = vec![Vec::new()];
+        let mut points: Vec<Vec<(String, String)>> = match &self.listed {
+            Some(l) => l
+                .rows
+                .iter()
+                .map(|row| l.keys.iter().cloned().zip(row.iter().cloned()).collect())
+                .collect(),
+            None => vec![Vec::new()],
+        };
         for axis in &self.axes {
             points = points
                 .into_iter()

@@ -44,6 +44,10 @@ fn shard_args(spec: &SweepSpec, out: &Path) -> Vec<String> {
         a.push("--set".into());
         a.push(s.clone());
     }
+    if let Some(l) = &spec.listed {
+        a.push("--points".into());
+        a.push(absolute(&l.path).display().to_string());
+    }
     for axis in &spec.axes {
         a.push("--vary".into());
         a.push(format!("{}={}", axis.key, axis.values.join(",")));

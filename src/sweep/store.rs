@@ -50,6 +50,9 @@ pub struct Manifest {
     /// Digest of the scenario file's text.
     pub scenario_digest: String,
     pub sets: Vec<String>,
+    /// The keys of a sweep file's points, which come before the axes'.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listed_keys: Vec<String>,
     pub axes: Vec<ManifestAxis>,
     /// `"auto"`, a number, or absent for the scenario's own.
     pub replications: Option<String>,
@@ -68,6 +71,7 @@ impl Manifest {
             scenario: spec.scenario.display().to_string(),
             scenario_digest: digest(&text),
             sets: spec.sets.clone(),
+            listed_keys: spec.listed.iter().flat_map(|l| l.keys.clone()).collect(),
             axes: spec
                 .axes
                 .iter()
@@ -103,7 +107,10 @@ impl Manifest {
     }
 
     pub fn keys(&self) -> Vec<String> {
-        self.axes.iter().map(|a| a.key.clone()).collect()
+        let listed = self.listed_keys.iter().cloned();
+        listed
+            .chain(self.axes.iter().map(|a| a.key.clone()))
+            .collect()
     }
 }
 

@@ -140,6 +140,7 @@ pub fn parse(text: &str, name: &str) -> Result<BatsimWorkload, BatsimError> {
             user: None,
             injected: false,
             app: None,
+            comm: None,
         });
     }
     jobs.sort_by_key(|j| j.submit);

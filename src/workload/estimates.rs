@@ -227,6 +227,7 @@ mod tests {
             user: None,
             injected: false,
             app: None,
+            comm: None,
         }
     }
 

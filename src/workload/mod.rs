@@ -2,6 +2,7 @@
 //! SWF traces) and how their runtime estimates are made.
 
 pub mod batsim;
+pub mod blanco;
 pub mod estimates;
 pub mod inline;
 pub mod moldable;

@@ -146,6 +146,7 @@ impl Iterator for MoldableWorkload {
             user: None,
             injected: false,
             app: Some(app),
+            comm: None,
         })
     }
 }

@@ -250,6 +250,7 @@ impl Iterator for NgubiriWorkload {
             user: None,
             injected: false,
             app: None,
+            comm: None,
         })
     }
 }

@@ -14,6 +14,8 @@ pub enum Purpose {
     Runtimes = 3,
     Split = 4,
     Estimates = 5,
+    /// Per-job communication (σ) of the package-allocation workload.
+    Comm = 6,
 }
 
 /// The generator for `purpose` under `seed`.

@@ -1,9 +1,8 @@
-//! The policy picker: every policy the engine knows (`PolicyName::ALL`)
-//! with its parameters.
+//! The policy picker: every policy in the catalog, then the parameters
+//! the chosen one declares.
 
 use super::{Ctx, centered};
 use crate::console::picker::PickerState;
-use crate::policy::MaxJumps;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -19,50 +18,41 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         }
     };
     let mut lines = Vec::new();
+    // One name a row while they are few; three a row once the catalog
+    // grows, so the picker still fits an 80×24 terminal.
+    let per_row = if p.names.len() > 6 { 3 } else { 1 };
+    let mut row: Vec<Span> = Vec::new();
     for (i, name) in p.names.iter().enumerate() {
         let chosen = i == p.chosen;
         let mut style = ctx.style(ratatui::style::Style::new());
         if chosen {
             style = style.add_modifier(Modifier::BOLD);
         }
+        let text = name.as_str().to_uppercase();
+        let pad = if per_row > 1 {
+            " ".repeat(18usize.saturating_sub(text.chars().count()))
+        } else {
+            String::new()
+        };
+        row.push(cursor(i));
+        row.push(Span::styled(if chosen { "● " } else { "○ " }, style));
+        row.push(Span::styled(text, style));
+        row.push(Span::raw(pad));
+        if (i + 1) % per_row == 0 || i + 1 == p.names.len() {
+            lines.push(Line::from(std::mem::take(&mut row)));
+        }
+    }
+    let names = p.names.len();
+    for (i, param) in p.params().iter().enumerate() {
+        let hint = match param.hint {
+            "" => String::new(),
+            h => format!("  ({h})"),
+        };
         lines.push(Line::from(vec![
-            cursor(i),
-            Span::styled(if chosen { "● " } else { "○ " }, style),
-            Span::styled(name.as_str().to_uppercase(), style),
+            cursor(names + i),
+            Span::raw(format!("{:<10} ◀ {} ▶{hint}", param.title, p.shown(param))),
         ]));
     }
-    let jumps = match p.max_jumps {
-        MaxJumps::Limit(m) => m.to_string(),
-        MaxJumps::Unlimited => "∞".to_string(),
-    };
-    lines.push(Line::from(vec![
-        cursor(p.max_jumps_row()),
-        Span::raw(format!("maxJumps   ◀ {jumps} ▶  (digits; u = ∞)")),
-    ]));
-    lines.push(Line::from(vec![
-        cursor(p.placement_row()),
-        Span::raw(format!(
-            "placement  ◀ {} ▶",
-            p.placement.as_str().replace('-', " ")
-        )),
-    ]));
-    lines.push(Line::from(vec![
-        cursor(p.order_row()),
-        Span::raw(format!(
-            "backfill   ◀ {} first ▶  (EASY, conservative)",
-            p.order.describe()
-        )),
-    ]));
-    lines.push(Line::from(vec![
-        cursor(p.machines_row()),
-        Span::raw(format!(
-            "processors ◀ {} ▶  (backfilling on one cluster)",
-            match p.machines {
-                crate::policy::Machines::Counted => "counted",
-                crate::policy::Machines::Pinned => "pinned",
-            }
-        )),
-    ]));
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::raw("Enter applies "),
@@ -72,6 +62,13 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         "to the queue as it stands; running jobs keep running",
         ctx.dim(),
     ));
+    let about = p.names.get(p.cursor).copied().unwrap_or(p.names[p.chosen]);
+    if let Some(entry) = crate::policy::catalog::find(about) {
+        let text = format!("{}: {}", about.as_str().to_uppercase(), entry.summary);
+        for l in wrap(&text, 64) {
+            lines.push(Line::styled(l, ctx.dim()));
+        }
+    }
     let rect = centered(area, 68, lines.len() as u16 + 2);
     Clear.render(rect, buf);
     Paragraph::new(lines)
@@ -79,11 +76,30 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
+/// `text` in lines of at most `width` characters, broken between words.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::console::panes::testing::text;
-    use crate::policy::{PolicyName, PolicySpec};
+    use crate::policy::{MaxJumps, PolicySpec, catalog};
 
     #[test]
     fn lists_every_policy_and_the_parameters() {
@@ -92,16 +108,33 @@ mod tests {
         let mut buf = Buffer::empty(area);
         render(&p, &Ctx::default(), area, &mut buf);
         let t = text(&buf);
-        for name in PolicyName::ALL {
+        for name in catalog::names() {
             assert!(t.contains(&name.as_str().to_uppercase()), "{t}");
         }
         assert!(t.contains("● FPFS"), "{t}");
-        assert!(t.contains("maxJumps   ◀ 10 ▶"), "{t}");
+        assert!(t.contains("maxJumps   ◀ 10 ▶  (digits; u = ∞)"), "{t}");
+        assert!(t.contains("placement  ◀ worst fit ▶"), "{t}");
         assert!(
             t.contains("Enter applies FPFS(maxJumps 10) + worst fit"),
             "{t}"
         );
-        assert!(t.contains("backfill   ◀ arrival first ▶"), "{t}");
-        assert!(t.contains("processors ◀ counted ▶"), "{t}");
+        // FPFS reads no backfill order: its rows are its own.
+        assert!(!t.contains("backfill"), "{t}");
+    }
+
+    #[test]
+    fn many_policies_are_laid_out_three_a_row() {
+        let mut p = PickerState::new(&PolicySpec::fpfs(MaxJumps::Limit(10)));
+        let few = p.names.clone();
+        p.names = few.iter().cycle().take(9).copied().collect();
+        let area = Rect::new(0, 0, 80, 24);
+        let mut buf = Buffer::empty(area);
+        render(&p, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(
+            t.lines()
+                .any(|l| l.contains("○ FCFS") && l.contains("● FPFS") && l.contains("○ EASY")),
+            "{t}"
+        );
     }
 }

@@ -1,0 +1,163 @@
+//! A policy of your own, run by schedscope's engine on any scenario.
+//!
+//! The engine and its policies meet only in the protocol of
+//! `schedscope::sched`: a policy reads a `SystemView` (the queue, the
+//! running jobs, free processors, and each job as a scheduler may know it
+//! online, without its actual run time) and answers with `Start`s that the
+//! engine checks one by one. This one is "smallest job first": of the
+//! queued jobs that fit now, the narrowest starts first (each of its
+//! components on the freest cluster).
+//!
+//! With `--faulty` it also gets things wrong on purpose, every seventh
+//! decision asking for one processor more than a cluster has free: the
+//! engine refuses that decision with its reason, counts it, shows it on the
+//! console's message line, and the run goes on.
+//!
+//! ```sh
+//! cargo run --release --example own_policy -- scenarios/teach-jumping.toml
+//! cargo run --release --example own_policy -- scenarios/default.toml --faulty --console
+//! ```
+//!
+//! It stands in for the scenario's FCFS; a policy chosen with `p` in the
+//! console comes from schedscope's catalog as usual.
+
+use schedscope::console::Session;
+use schedscope::model::Platform;
+use schedscope::policy::PolicyName;
+use schedscope::scenario::Scenario;
+use schedscope::sched::{Abort, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static FAULTY: AtomicBool = AtomicBool::new(false);
+
+struct SmallestFirst {
+    spec: PolicySpec,
+    faulty: bool,
+    decisions: u64,
+}
+
+impl Policy for SmallestFirst {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        let mut free = view.free.to_vec();
+        let mut queue: Vec<_> = view.queue.to_vec();
+        queue.sort_by_key(|&k| (view.job(k).size, view.job(k).arrival));
+        for key in queue {
+            let job = view.job(key);
+            let widths = if job.components.is_empty() {
+                vec![job.size]
+            } else {
+                job.components.clone()
+            };
+            // Each component, widest first, on the freest cluster not yet
+            // used by this job.
+            let mut order: Vec<usize> = (0..widths.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(widths[i]));
+            let mut assignment = vec![(0u16, 0u32); widths.len()];
+            let mut used = vec![false; free.len()];
+            let mut fits = true;
+            for i in order {
+                let best = (0..free.len())
+                    .filter(|&c| !used[c] && free[c] >= widths[i])
+                    .max_by_key(|&c| (free[c], std::cmp::Reverse(c)));
+                match best {
+                    Some(c) => {
+                        used[c] = true;
+                        assignment[i] = (c as u16, widths[i]);
+                    }
+                    None => {
+                        fits = false;
+                        break;
+                    }
+                }
+            }
+            if !fits {
+                continue;
+            }
+            self.decisions += 1;
+            if self.faulty && self.decisions.is_multiple_of(7) {
+                // Deliberately wrong: one processor more than is free.
+                let (c, _) = assignment[0];
+                assignment[0].1 = free[c as usize] + 1;
+            }
+            for &(c, w) in &assignment {
+                free[c as usize] = free[c as usize].saturating_sub(w);
+            }
+            let head = view.queue.first() == Some(&key);
+            out.push(Start {
+                job: key,
+                assignment,
+                kind: if head {
+                    StartKind::Head
+                } else {
+                    StartKind::Ahead
+                },
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+
+    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<schedscope::model::SimTime> {
+        None
+    }
+
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        let mut free = free.to_vec();
+        free.sort_unstable_by(|a, b| b.cmp(a));
+        let mut w = widths.to_vec();
+        w.sort_unstable_by(|a, b| b.cmp(a));
+        w.len() <= free.len() && w.iter().zip(&free).all(|(a, b)| a <= b)
+    }
+
+    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+        PolicyState::Idle
+    }
+}
+
+/// The builder the engine is given: this policy in place of FCFS, the
+/// catalog's for anything else.
+fn build(spec: &PolicySpec, platform: &Platform) -> Result<Box<dyn Policy>, String> {
+    if spec.name == PolicyName::Fcfs {
+        Ok(Box::new(SmallestFirst {
+            spec: spec.clone(),
+            faulty: FAULTY.load(Ordering::Relaxed),
+            decisions: 0,
+        }))
+    } else {
+        schedscope::policy::build(spec, platform)
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .cloned()
+        .unwrap_or_else(|| "scenarios/teach-jumping.toml".into());
+    FAULTY.store(args.iter().any(|a| a == "--faulty"), Ordering::Relaxed);
+    let scenario = Scenario::load_with(std::path::Path::new(&path), &["policy.name=fcfs".into()])?;
+    let seed = scenario.seed();
+    if args.iter().any(|a| a == "--console") {
+        let session = Session::with_builder(scenario, seed, true, build)?;
+        return schedscope::console::run_session(session);
+    }
+    let mut session = Session::with_builder(scenario, seed, false, build)?;
+    session.run_to_end();
+    let s = session.metrics().summary();
+    let c = session.engine().counters();
+    println!(
+        "smallest job first on {path}: {} jobs, ART {:.2} s, mean wait {:.2} s, {} decisions refused",
+        s.jobs, s.art, s.mean_wait, c.refused
+    );
+    if let Some((at, why)) = session.engine().last_refusal() {
+        println!("last refused at t = {:.1} s: {why}", at.as_secs_f64());
+    }
+    Ok(())
+}

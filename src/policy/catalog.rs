@@ -1,0 +1,619 @@
+//! Every policy schedscope can run, each declaring its name, what it is,
+//! the parameters it reads with their ranges, its label and its builder.
+//! Scenarios, commands, the console's picker and the help all read this
+//! list: adding a policy is one entry here plus its own file.
+
+use super::coalloc::{CoAlloc, Strategy};
+use super::{Policy, conservative, easy, fjt, fpfs, pinned};
+use crate::model::Platform;
+use crate::sched::{
+    BackfillOrder, Machines, MaxJumps, ParamValue, PolicyBuilder, PolicyName, PolicySpec,
+};
+
+/// One policy as the rest of schedscope knows it.
+pub struct PolicyEntry {
+    pub name: PolicyName,
+    /// One line on what the policy does, for the picker and the help.
+    pub summary: &'static str,
+    /// The parameters it reads, in the order the picker shows them.
+    pub params: &'static [Param],
+    /// A short human label for a spec of this policy, e.g.
+    /// `FPFS(maxJumps 10) + worst fit`.
+    pub label: fn(&PolicySpec) -> String,
+    /// Builds it for a platform, or says why it cannot run there.
+    pub build: PolicyBuilder,
+}
+
+/// A parameter a policy reads.
+pub struct Param {
+    /// The key in a scenario: one of the common keys (`max_jumps`,
+    /// `placement`, `order`, `machines`) or a key of `[policy.params]`.
+    pub key: &'static str,
+    /// Its name on the picker.
+    pub title: &'static str,
+    /// A few words on what it changes, for the picker.
+    pub hint: &'static str,
+    pub kind: ParamKind,
+}
+
+/// What values a parameter takes.
+pub enum ParamKind {
+    /// `max_jumps`: a count or unlimited.
+    MaxJumps,
+    /// `placement`: a placement rule.
+    Placement,
+    /// `order`: the backfilling scan order.
+    Order,
+    /// `machines`: counted or pinned processors.
+    Machines,
+    /// A whole number in `min..=max`.
+    Count { min: i64, max: i64, default: i64 },
+    /// A number in `min..=max`, stepped by `step` on the picker.
+    Number {
+        min: f64,
+        max: f64,
+        step: f64,
+        default: f64,
+    },
+    /// One of a few words.
+    Choice {
+        values: &'static [&'static str],
+        default: &'static str,
+    },
+}
+
+const MAX_JUMPS: Param = Param {
+    key: "max_jumps",
+    title: "maxJumps",
+    hint: "digits; u = ∞",
+    kind: ParamKind::MaxJumps,
+};
+const PLACEMENT: Param = Param {
+    key: "placement",
+    title: "placement",
+    hint: "",
+    kind: ParamKind::Placement,
+};
+const ORDER: Param = Param {
+    key: "order",
+    title: "backfill",
+    hint: "",
+    kind: ParamKind::Order,
+};
+const MACHINES: Param = Param {
+    key: "machines",
+    title: "processors",
+    hint: "pinned: one cluster only",
+    kind: ParamKind::Machines,
+};
+
+const LONG_MIN: Param = Param {
+    key: "long_min",
+    title: "long min",
+    hint: "fewest processes of a long job",
+    kind: ParamKind::Count {
+        min: 1,
+        max: 4096,
+        default: 16,
+    },
+};
+const WINDOW: Param = Param {
+    key: "window",
+    title: "window",
+    hint: "when a backfilled job's window expires",
+    kind: ParamKind::Choice {
+        values: &fjt::WindowRule::WORDS,
+        default: "all-backfilled",
+    },
+};
+
+/// Every policy, in the order the picker lists them.
+pub static POLICIES: &[PolicyEntry] = &[
+    PolicyEntry {
+        name: PolicyName::Fcfs,
+        summary: "first come, first served: only the head of the queue starts",
+        params: &[PLACEMENT],
+        label: |s| format!("FCFS + {}", place(s)),
+        build: |s, _| {
+            Ok(Box::new(fpfs::Fpfs::new(
+                MaxJumps::Limit(0),
+                s.placement.build(),
+                s.clone(),
+            )))
+        },
+    },
+    PolicyEntry {
+        name: PolicyName::Fpfs,
+        summary: "fit processors first served: the first job that fits starts, \
+                  the head jumped at most maxJumps times",
+        params: &[MAX_JUMPS, PLACEMENT],
+        label: |s| format!("FPFS(maxJumps {}) + {}", s.max_jumps, place(s)),
+        build: |s, _| {
+            Ok(Box::new(fpfs::Fpfs::new(
+                s.max_jumps,
+                s.placement.build(),
+                s.clone(),
+            )))
+        },
+    },
+    PolicyEntry {
+        name: PolicyName::Easy,
+        summary: "EASY backfilling: the head holds a reservation, later jobs \
+                  start early if they do not delay it",
+        params: &[ORDER, PLACEMENT, MACHINES],
+        label: |s| backfill_label("EASY backfilling", s),
+        build: |s, p| match s.machines {
+            Machines::Pinned => {
+                one_cluster(p)?;
+                Ok(Box::new(pinned::PinnedEasy::new(s.clone())))
+            }
+            Machines::Counted => Ok(Box::new(easy::Easy::new(s.placement.build(), s.clone()))),
+        },
+    },
+    PolicyEntry {
+        name: PolicyName::Conservative,
+        summary: "conservative backfilling: every queued job holds a \
+                  reservation, a job starts early only if it delays none",
+        params: &[ORDER, PLACEMENT, MACHINES],
+        label: |s| backfill_label("conservative backfilling", s),
+        build: |s, p| match s.machines {
+            Machines::Pinned => {
+                one_cluster(p)?;
+                Ok(Box::new(pinned::PinnedConservative::new(s.clone())))
+            }
+            Machines::Counted => Ok(Box::new(conservative::Conservative::new(
+                s.placement.build(),
+                s.clone(),
+            ))),
+        },
+    },
+    PolicyEntry {
+        name: PolicyName::new("cbs"),
+        summary: "chunk big small: FCFS, at least 75 % of a job's tasks on one \
+                  cluster, the rest elsewhere",
+        params: &[],
+        label: |_| "CBS (chunk big small)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Cbs, s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::new("jpr"),
+        summary: "job preferences on resources: FCFS, the most powerful free \
+                  processors, co-allocating when needed",
+        params: &[],
+        label: |_| "JPR (most powerful processors)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Jpr, s.clone()))),
+    },
+    PolicyEntry {
+        name: PolicyName::new("pas"),
+        summary: "package allocation: the queued jobs that fit the free \
+                  processors, placed together by one mixed-integer program",
+        params: &[],
+        label: |_| "PAS (package + MIP allocation)".to_string(),
+        build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
+    },
+    PolicyEntry {
+        name: fjt::FIFO,
+        summary: "moldable jobs in arrival order, each at its largest allowed \
+                  size",
+        params: &[],
+        label: |_| "FIFO".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT4,
+        summary: "FJT sizes each moldable job at start; long jobs may start \
+                  folded up to 4 processes a processor and expand later",
+        params: &[LONG_MIN],
+        label: |_| "FJT4".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT4_BFA,
+        summary: "FJT4 with aggressive backfilling; a backfilled job whose \
+                  window expires is aborted and requeued",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT4+BFA".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT1_BFA,
+        summary: "FJT sizing without folding, aggressive backfilling with \
+                  aborts of expired backfilled jobs",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT1+BFA".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT1_BFM,
+        summary: "FJT sizing without folding, backfilling with malleability: \
+                  expired backfilled jobs are folded until the head fits",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT1+BFM".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+];
+
+fn place(s: &PolicySpec) -> String {
+    s.placement.as_str().replace('-', " ")
+}
+
+fn backfill_label(name: &str, s: &PolicySpec) -> String {
+    // Pinned processors are always the lowest-numbered that fit: placement
+    // plays no part.
+    let tail = if s.machines == Machines::Pinned {
+        ", pinned processors".to_string()
+    } else {
+        format!(" + {}", place(s))
+    };
+    match s.order {
+        BackfillOrder::Arrival => format!("{name}{tail}"),
+        o => format!("{name} ({} first){tail}", o.describe()),
+    }
+}
+
+fn one_cluster(platform: &Platform) -> Result<(), String> {
+    match platform.clusters.len() {
+        1 => Ok(()),
+        n => Err(format!(
+            "machines = \"pinned\" needs a platform of one cluster; this one has {n}"
+        )),
+    }
+}
+
+/// The entry for `name`, if there is such a policy.
+pub fn find(name: PolicyName) -> Option<&'static PolicyEntry> {
+    POLICIES.iter().find(|e| e.name == name)
+}
+
+/// Every policy's name, in catalog order.
+pub fn names() -> impl Iterator<Item = PolicyName> {
+    POLICIES.iter().map(|e| e.name)
+}
+
+fn known() -> String {
+    let names: Vec<String> = POLICIES
+        .iter()
+        .map(|e| format!("\"{}\"", e.name.as_str()))
+        .collect();
+    names.join(", ")
+}
+
+/// The declared parameter `key` of `entry`.
+pub fn param(entry: &PolicyEntry, key: &str) -> Option<&'static Param> {
+    entry.params.iter().find(|p| p.key == key)
+}
+
+/// Checks `spec` against its entry: a known name, only declared
+/// parameters in `[policy.params]`, each of the kind and range declared,
+/// so that a typo in a scenario cannot go unnoticed.
+pub fn check(spec: &PolicySpec) -> Result<&'static PolicyEntry, String> {
+    check_key(spec).map_err(|(_, m)| m)
+}
+
+/// [`check`], with the key the error is about (`name`, `machines` or
+/// `params.KEY`), so a scenario can point at its line.
+pub fn check_key(spec: &PolicySpec) -> Result<&'static PolicyEntry, (Vec<String>, String)> {
+    let at = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let entry = find(spec.name).ok_or_else(|| {
+        (
+            at(&["name"]),
+            format!(
+                "name must be one of {}, found \"{}\"",
+                known(),
+                spec.name.as_str()
+            ),
+        )
+    })?;
+    // The common keys are accepted and ignored by policies that do not
+    // read them (a sweep varies the policy under one set of keys), except
+    // pinned processors, which change what a run means.
+    if spec.machines == Machines::Pinned && param(entry, "machines").is_none() {
+        let readers: Vec<&str> = POLICIES
+            .iter()
+            .filter(|e| param(e, "machines").is_some())
+            .map(|e| e.name.as_str())
+            .collect();
+        return Err((
+            at(&["machines"]),
+            format!(
+                "machines = \"pinned\" is for {}, not {}",
+                readers.join(" and "),
+                spec.name.as_str()
+            ),
+        ));
+    }
+    for (key, value) in &spec.params {
+        let p = param(entry, key)
+            .filter(|p| {
+                !matches!(
+                    p.kind,
+                    ParamKind::MaxJumps
+                        | ParamKind::Placement
+                        | ParamKind::Order
+                        | ParamKind::Machines
+                )
+            })
+            .ok_or_else(|| {
+                (
+                    at(&["params", key]),
+                    format!(
+                        "{} has no parameter params.{key} (it reads: {})",
+                        spec.name.as_str(),
+                        declared(entry)
+                    ),
+                )
+            })?;
+        check_value(p, value).map_err(|m| (at(&["params", key]), format!("params.{key} {m}")))?;
+    }
+    Ok(entry)
+}
+
+fn declared(entry: &PolicyEntry) -> String {
+    if entry.params.is_empty() {
+        return "nothing".to_string();
+    }
+    let keys: Vec<String> = entry
+        .params
+        .iter()
+        .map(|p| match p.kind {
+            ParamKind::MaxJumps | ParamKind::Placement | ParamKind::Order | ParamKind::Machines => {
+                p.key.to_string()
+            }
+            _ => format!("params.{}", p.key),
+        })
+        .collect();
+    keys.join(", ")
+}
+
+fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
+    match (&p.kind, v) {
+        (ParamKind::Count { min, max, .. }, ParamValue::Int(i)) if (min..=max).contains(&i) => {
+            Ok(())
+        }
+        (ParamKind::Count { min, max, .. }, _) => Err(format!(
+            "must be a whole number from {min} to {max}, found {v}"
+        )),
+        (ParamKind::Number { min, max, .. }, _)
+            if v.as_f64().is_some_and(|x| x >= *min && x <= *max) =>
+        {
+            Ok(())
+        }
+        (ParamKind::Number { min, max, .. }, _) => {
+            Err(format!("must be a number from {min} to {max}, found {v}"))
+        }
+        (ParamKind::Choice { values, .. }, ParamValue::Text(t)) if values.contains(&t.as_str()) => {
+            Ok(())
+        }
+        (ParamKind::Choice { values, .. }, _) => Err(format!(
+            "must be one of {}, found {v}",
+            values
+                .iter()
+                .map(|w| format!("\"{w}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The value of a declared parameter of `[policy.params]`: the spec's, else
+/// the declared default.
+pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
+    if let Some(v) = spec.params.get(p.key) {
+        return v.clone();
+    }
+    match p.kind {
+        ParamKind::Count { default, .. } => ParamValue::Int(default),
+        ParamKind::Number { default, .. } => ParamValue::Float(default),
+        ParamKind::Choice { default, .. } => ParamValue::Text(default.to_string()),
+        ParamKind::MaxJumps => ParamValue::Text(spec.max_jumps.to_string()),
+        ParamKind::Placement => ParamValue::Text(spec.placement.as_str().to_string()),
+        ParamKind::Order => ParamValue::Text(spec.order.as_str().to_string()),
+        ParamKind::Machines => ParamValue::Text(
+            match spec.machines {
+                Machines::Counted => "counted",
+                Machines::Pinned => "pinned",
+            }
+            .to_string(),
+        ),
+    }
+}
+
+/// A whole-number parameter of `[policy.params]` (its default if unset).
+pub fn count(spec: &PolicySpec, key: &str) -> Option<i64> {
+    let p = param(find(spec.name)?, key)?;
+    match value(spec, p) {
+        ParamValue::Int(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// A number parameter of `[policy.params]` (its default if unset).
+pub fn number(spec: &PolicySpec, key: &str) -> Option<f64> {
+    let p = param(find(spec.name)?, key)?;
+    value(spec, p).as_f64()
+}
+
+/// A word parameter of `[policy.params]` (its default if unset).
+pub fn choice(spec: &PolicySpec, key: &str) -> Option<String> {
+    let p = param(find(spec.name)?, key)?;
+    match value(spec, p) {
+        ParamValue::Text(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Every policy with its summary and parameters, for `schedscope policies`.
+pub fn describe() -> String {
+    let mut out = String::new();
+    for e in POLICIES {
+        out.push_str(&format!("{}\n    {}\n", e.name.as_str(), e.summary));
+        for p in e.params {
+            let (key, takes) = match &p.kind {
+                ParamKind::MaxJumps => (
+                    p.key.to_string(),
+                    "a whole number ≥ 0 or \"unlimited\" (default 10)".to_string(),
+                ),
+                ParamKind::Placement => (
+                    p.key.to_string(),
+                    "\"worst-fit\", \"best-fit\" or \"first-fit\" (default worst-fit)".to_string(),
+                ),
+                ParamKind::Order => (
+                    p.key.to_string(),
+                    "\"arrival\", \"shortest-estimate\" or \"smallest\" (default arrival)"
+                        .to_string(),
+                ),
+                ParamKind::Machines => (
+                    p.key.to_string(),
+                    "\"counted\" or \"pinned\" (default counted)".to_string(),
+                ),
+                ParamKind::Count { min, max, default } => (
+                    format!("params.{}", p.key),
+                    format!("a whole number from {min} to {max} (default {default})"),
+                ),
+                ParamKind::Number {
+                    min, max, default, ..
+                } => (
+                    format!("params.{}", p.key),
+                    format!("a number from {min} to {max} (default {default})"),
+                ),
+                ParamKind::Choice { values, default } => (
+                    format!("params.{}", p.key),
+                    format!(
+                        "{} (default {default})",
+                        values
+                            .iter()
+                            .map(|v| format!("\"{v}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+            };
+            out.push_str(&format!("    policy.{key}: {takes}\n"));
+        }
+    }
+    out
+}
+
+impl PolicySpec {
+    /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`; its own
+    /// parameters follow in brackets when set.
+    pub fn label(&self) -> String {
+        let Some(entry) = find(self.name) else {
+            return self.name.as_str().to_string();
+        };
+        let mut label = (entry.label)(self);
+        if !self.params.is_empty() {
+            let set: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            label.push_str(&format!(" [{}]", set.join(", ")));
+        }
+        label
+    }
+
+    /// Builds the policy, or says why it cannot run on `platform`.
+    pub fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String> {
+        let entry = check(self)?;
+        (entry.build)(self, platform)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sched::PlacementName;
+
+    #[test]
+    fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
+        assert!(POLICIES.len() >= 4);
+        for e in POLICIES {
+            assert!(std::ptr::eq(find(e.name).unwrap(), e));
+            assert_eq!(PolicyName::intern(e.name.as_str()), e.name);
+            let spec = PolicySpec {
+                name: e.name,
+                ..PolicySpec::default()
+            };
+            assert!(spec.build(&Platform::uniform(1, 8)).is_ok(), "{}", e.name);
+            assert!(!spec.label().is_empty());
+        }
+    }
+
+    #[test]
+    fn unknown_names_and_parameters_are_refused_with_what_is_known() {
+        let spec = PolicySpec {
+            name: PolicyName::intern("easyy"),
+            ..PolicySpec::default()
+        };
+        let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+        assert!(
+            e.contains("must be one of \"fcfs\", \"fpfs\", \"easy\", \"conservative\""),
+            "{e}"
+        );
+        assert!(e.contains("found \"easyy\""), "{e}");
+        let mut spec = PolicySpec::fcfs();
+        spec.params.insert("threshold".into(), ParamValue::Int(3));
+        let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+        assert!(e.contains("fcfs has no parameter params.threshold"), "{e}");
+        assert!(e.contains("(it reads: placement)"), "{e}");
+        let spec = PolicySpec {
+            machines: Machines::Pinned,
+            ..PolicySpec::fcfs()
+        };
+        let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+        assert!(
+            e.contains("machines = \"pinned\" is for easy and conservative, not fcfs"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_listing_names_every_policy_and_parameter() {
+        let text = describe();
+        for e in POLICIES {
+            assert!(text.contains(&format!("{}\n    {}", e.name.as_str(), e.summary)));
+        }
+        assert!(
+            text.contains("policy.max_jumps: a whole number ≥ 0"),
+            "{text}"
+        );
+        assert!(
+            text.contains("policy.machines: \"counted\" or \"pinned\""),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn labels_are_the_ones_reports_have_always_carried() {
+        assert_eq!(
+            PolicySpec::fpfs(MaxJumps::Limit(10)).label(),
+            "FPFS(maxJumps 10) + worst fit"
+        );
+        assert_eq!(
+            PolicySpec::fcfs()
+                .with_placement(PlacementName::BestFit)
+                .label(),
+            "FCFS + best fit"
+        );
+        let pinned = PolicySpec {
+            name: PolicyName::Conservative,
+            machines: Machines::Pinned,
+            ..PolicySpec::default()
+        };
+        assert_eq!(
+            pinned.label(),
+            "conservative backfilling, pinned processors"
+        );
+        let sjf = PolicySpec {
+            name: PolicyName::Easy,
+            order: BackfillOrder::ShortestEstimate,
+            ..PolicySpec::default()
+        };
+        assert_eq!(
+            sjf.label(),
+            "EASY backfilling (shortest estimate first) + worst fit"
+        );
+    }
+}

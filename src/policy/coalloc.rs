@@ -1,0 +1,255 @@
+//! Co-allocation strategies of the package-allocation paper (Blanco et
+//! al.), all taking jobs in FCFS order and splitting each job over
+//! clusters themselves (the workload's jobs ask for no components):
+//!
+//! * **CBS**, chunk big small (Jones et al.): at least 75 % of a job's tasks
+//!   (rounded up) on one cluster, the rest elsewhere. The chunk goes to the
+//!   cluster with the most free processors among those that can hold it,
+//!   and takes as many of the job's tasks as it can; the rest go to the
+//!   other clusters, most free first. A job whose 75 % is more than the
+//!   largest cluster has takes that whole cluster as its chunk (else it
+//!   could never run). Processor power plays no part.
+//! * **JPR**, job preferences on resources (Naik et al.): the most powerful
+//!   free processors, cluster by cluster (highest Γ first), co-allocating
+//!   when the job needs more than one cluster has free.
+//! * **PAS**, package allocation: the package is the queued jobs, in order
+//!   from the head, whose total tasks fit the free processors; one
+//!   mixed-integer program ([`super::package_mip`]) places the whole
+//!   package to minimise its total estimated execution time under the
+//!   slowdown model, the links' load from running jobs as constants.
+//!
+//! Under FCFS the head waits when it cannot be placed, and nothing passes
+//! it. A job that asks for its own components (a rigid co-allocated job of
+//! another workload) is placed as it asks, widest component on the freest
+//! cluster: the strategies decide how to split jobs that leave their split
+//! to the scheduler, and PAS's package ends before such a job.
+
+use super::package_mip::{self, PackageJob, most_powerful};
+use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use crate::model::{Platform, SimTime};
+use crate::sched::slowdown;
+use crate::sched::{Assignment, PackageView};
+
+/// The share of a job's tasks CBS puts on one cluster.
+pub const CBS_CHUNK: f64 = 0.75;
+
+/// The node limit of one PAS solve (deterministic: never a clock).
+pub const PAS_NODE_LIMIT: u64 = 300;
+
+/// CBS's placement of `size` tasks on `free`, or `None` if it must wait.
+pub fn chunk_big_small(platform: &Platform, free: &[u32], size: u32) -> Option<Assignment> {
+    if free.iter().map(|&f| f as u64).sum::<u64>() < size as u64 {
+        return None;
+    }
+    let largest = platform.largest_cluster();
+    let chunk = ((size as f64 * CBS_CHUNK).ceil() as u32)
+        .min(largest)
+        .max(1);
+    // The freest cluster that can hold the chunk (ties: lower index).
+    let big = (0..free.len())
+        .filter(|&k| free[k] >= chunk)
+        .max_by(|&a, &b| free[a].cmp(&free[b]).then(b.cmp(&a)))?;
+    let first = size.min(free[big]);
+    let mut out: Assignment = vec![(big as u16, first)];
+    let mut left = size - first;
+    let mut rest: Vec<usize> = (0..free.len())
+        .filter(|&k| k != big && free[k] > 0)
+        .collect();
+    rest.sort_by(|&a, &b| free[b].cmp(&free[a]).then(a.cmp(&b)));
+    for k in rest {
+        if left == 0 {
+            break;
+        }
+        let w = left.min(free[k]);
+        out.push((k as u16, w));
+        left -= w;
+    }
+    (left == 0).then_some(out)
+}
+
+/// Which co-allocation strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Cbs,
+    Jpr,
+    Pas,
+}
+
+pub struct CoAlloc {
+    strategy: Strategy,
+    spec: PolicySpec,
+    last: Option<PackageView>,
+}
+
+impl CoAlloc {
+    pub fn new(strategy: Strategy, spec: PolicySpec) -> CoAlloc {
+        CoAlloc {
+            strategy,
+            spec,
+            last: None,
+        }
+    }
+
+    /// One job at a time from the head, each placed by `place`, until one
+    /// cannot be.
+    fn one_by_one(
+        view: &SystemView<'_>,
+        out: &mut Vec<Start>,
+        place: impl Fn(&Platform, &[u32], u32) -> Option<Assignment>,
+    ) {
+        let mut free = view.free.to_vec();
+        for &key in view.queue {
+            let job = view.job(key);
+            let placed = match job.components.is_empty() {
+                true => place(view.platform, &free, job.size),
+                false => as_requested(&job.components, &free),
+            };
+            let Some(a) = placed else {
+                break;
+            };
+            for &(c, w) in &a {
+                free[c as usize] -= w;
+            }
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+
+    fn package(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        // Jobs at the head that ask for their own components start as they
+        // ask, while they fit.
+        let mut free = view.free.to_vec();
+        let mut from = 0;
+        while let Some(&key) = view.queue.get(from) {
+            let job = view.job(key);
+            if job.components.is_empty() {
+                break;
+            }
+            let Some(a) = as_requested(&job.components, &free) else {
+                return;
+            };
+            for &(c, w) in &a {
+                free[c as usize] -= w;
+            }
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+            from += 1;
+        }
+        let free = free;
+        let total: u64 = free.iter().map(|&f| f as u64).sum();
+        let mut used = 0u64;
+        let keys: Vec<_> = view.queue[from..]
+            .iter()
+            .copied()
+            .take_while(|&k| {
+                let j = view.job(k);
+                used += j.size as u64;
+                j.components.is_empty() && used <= total
+            })
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        let jobs: Vec<PackageJob> = keys
+            .iter()
+            .map(|&k| {
+                let j = view.job(k);
+                PackageJob {
+                    size: j.size,
+                    estimate: j.estimate.as_secs_f64(),
+                    comm: j.comm,
+                }
+            })
+            .collect();
+        let n = view.platform.clusters.len();
+        let abw = view
+            .platform
+            .network
+            .as_ref()
+            .map_or_else(|| vec![f64::INFINITY; n], |net| net.abw.clone());
+        let mut base = vec![0.0; n];
+        for &k in view.running {
+            let j = view.job(k);
+            slowdown::add_demand(&mut base, j.comm.as_ref(), j.size, &j.assignment);
+        }
+        let started = std::time::Instant::now();
+        let sol = package_mip::solve(view.platform, &abw, &base, &free, &jobs, PAS_NODE_LIMIT);
+        let solve_micros = started.elapsed().as_micros() as u64;
+        let (limited, fallbacks, packages) = self
+            .last
+            .as_ref()
+            .map_or((0, 0, 0), |p| (p.limited, p.fallbacks, p.packages));
+        self.last = Some(PackageView {
+            at: view.now,
+            jobs: keys
+                .iter()
+                .zip(&sol.assignments)
+                .map(|(&k, a)| (view.job(k).id, a.clone()))
+                .collect(),
+            objective: sol.objective,
+            optimal: sol.optimal,
+            nodes: sol.nodes,
+            solve_micros,
+            packages: packages + 1,
+            limited: limited + u64::from(!sol.optimal),
+            fallbacks: fallbacks + u64::from(sol.fallback),
+        });
+        for (&key, a) in keys.iter().zip(sol.assignments) {
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+}
+
+/// A job's own components, widest on the freest cluster (worst fit).
+fn as_requested(components: &[u32], free: &[u32]) -> Option<Assignment> {
+    crate::sched::PlacementName::WorstFit
+        .build()
+        .place(components, free)
+}
+
+impl Policy for CoAlloc {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<crate::sched::Abort>) {}
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        match self.strategy {
+            Strategy::Cbs => Self::one_by_one(view, out, chunk_big_small),
+            Strategy::Jpr => Self::one_by_one(view, out, most_powerful),
+            Strategy::Pas => self.package(view, out),
+        }
+    }
+
+    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+        None
+    }
+
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        widths.iter().map(|&w| w as u64).sum::<u64>() <= free.iter().map(|&f| f as u64).sum()
+    }
+
+    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+        match &self.last {
+            Some(p) => PolicyState::Package(p.clone()),
+            None => PolicyState::Idle,
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! PAS's mixed-integer program finds the optimum of its objective: on
+//! random packages of 1–4 jobs on the paper's 4-cluster platform (24, 16,
+//! 16 and 8 processors, some busy), its allocation's objective equals the
+//! best an exhaustive search over every split finds.
+
+use proptest::prelude::*;
+use schedscope::model::{Cluster, CommNeed, Network, Platform};
+use schedscope::policy::package_mip::{PackageJob, objective, solve};
+use schedscope::sched::Assignment;
+use schedscope::sched::slowdown::pnbw_of;
+
+fn platform(gamma: [f64; 4], abw: f64) -> Platform {
+    Platform {
+        clusters: [24u32, 16, 16, 8]
+            .iter()
+            .zip(gamma)
+            .enumerate()
+            .map(|(i, (&p, g))| Cluster {
+                name: format!("c{i}"),
+                processors: p,
+                speed: g,
+            })
+            .collect(),
+        network: Some(Network { abw: vec![abw; 4] }),
+    }
+}
+
+/// Every way to put `n` tasks on clusters with `free` processors.
+fn splits(n: u32, free: &[u32]) -> Vec<Vec<u32>> {
+    fn go(n: u32, free: &[u32], cur: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if cur.len() == free.len() {
+            if n == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        for t in 0..=n.min(free[cur.len()]) {
+            cur.push(t);
+            go(n - t, free, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(n, free, &mut Vec::new(), &mut out);
+    out
+}
+
+fn to_assignment(w: &[u32]) -> Assignment {
+    w.iter()
+        .enumerate()
+        .filter(|&(_, &t)| t > 0)
+        .map(|(k, &t)| (k as u16, t))
+        .collect()
+}
+
+fn exhaustive(p: &Platform, abw: &[f64], base: &[f64], free: &[u32], jobs: &[PackageJob]) -> f64 {
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        i: usize,
+        p: &Platform,
+        abw: &[f64],
+        base: &[f64],
+        free: &mut Vec<u32>,
+        jobs: &[PackageJob],
+        chosen: &mut Vec<Assignment>,
+        best: &mut f64,
+    ) {
+        if i == jobs.len() {
+            let v = objective(p, abw, base, jobs, chosen);
+            if v < *best {
+                *best = v;
+            }
+            return;
+        }
+        for w in splits(jobs[i].size, free) {
+            for (f, t) in free.iter_mut().zip(&w) {
+                *f -= t;
+            }
+            chosen.push(to_assignment(&w));
+            go(i + 1, p, abw, base, free, jobs, chosen, best);
+            chosen.pop();
+            for (f, t) in free.iter_mut().zip(&w) {
+                *f += t;
+            }
+        }
+    }
+    let mut best = f64::INFINITY;
+    go(
+        0,
+        p,
+        abw,
+        base,
+        &mut free.to_vec(),
+        jobs,
+        &mut Vec::new(),
+        &mut best,
+    );
+    best
+}
+
+fn package() -> impl Strategy<Value = (Platform, Vec<f64>, Vec<u32>, Vec<PackageJob>)> {
+    (
+        prop::sample::select(vec![
+            [1.0, 0.9, 0.8, 0.7],
+            [1.0, 0.75, 0.5, 0.25],
+            [1.0, 0.7, 0.4, 0.1],
+        ]),
+        prop::sample::select(vec![0.125, 0.5, 1.0]),
+        prop::collection::vec(0.0f64..1.5, 4),
+        prop::collection::vec(0u32..=6, 4),
+        prop::collection::vec((1u32..=5, 1.0f64..500.0, 0.0f64..=1.0, 0.1f64..1.1), 1..=4),
+    )
+        .prop_filter(
+            "the package fits the free processors",
+            |(_, _, _, free, jobs)| {
+                jobs.iter().map(|j| j.0).sum::<u32>() <= free.iter().sum::<u32>()
+            },
+        )
+        .prop_map(|(gamma, abw, base, free, jobs)| {
+            let jobs = jobs
+                .into_iter()
+                .map(|(size, estimate, sigma, bsbw)| PackageJob {
+                    size,
+                    estimate,
+                    comm: Some(CommNeed {
+                        pnbw: pnbw_of(bsbw, size),
+                        sigma,
+                    }),
+                })
+                .collect();
+            (platform(gamma, abw), base, free, jobs)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_mip_finds_the_exhaustive_optimum((p, base, free, jobs) in package()) {
+        let abw = p.network.as_ref().unwrap().abw.clone();
+        let sol = solve(&p, &abw, &base, &free, &jobs, 1_000_000);
+        prop_assert!(sol.optimal && !sol.fallback, "{sol:?}");
+        // The allocation is one: every job placed whole within the free
+        // processors.
+        let mut used = [0u32; 4];
+        for (j, a) in jobs.iter().zip(&sol.assignments) {
+            prop_assert_eq!(a.iter().map(|&(_, w)| w).sum::<u32>(), j.size);
+            for &(c, w) in a {
+                used[c as usize] += w;
+            }
+        }
+        prop_assert!(used.iter().zip(&free).all(|(u, f)| u <= f));
+        let best = exhaustive(&p, &abw, &base, &free, &jobs);
+        prop_assert!(
+            (sol.objective - best).abs() <= 1e-6 * best.max(1.0),
+            "mip {} exhaustive {best} for {jobs:?} on {free:?}", sol.objective
+        );
+    }
+}
+
+#[test]
+fn a_package_that_fits_one_fast_cluster_stays_there() {
+    // Two 4-task jobs, 8 free on the fastest cluster and 8 on a slow one:
+    // one job on each cluster wholly (no link used) beats any split.
+    let p = platform([1.0, 0.5, 0.5, 0.5], 1.0);
+    let jobs = vec![
+        PackageJob {
+            size: 4,
+            estimate: 100.0,
+            comm: Some(CommNeed {
+                pnbw: pnbw_of(1.0, 4),
+                sigma: 0.5,
+            }),
+        };
+        2
+    ];
+    let sol = solve(&p, &[1.0; 4], &[0.0; 4], &[8, 8, 0, 0], &jobs, 10_000);
+    assert!(sol.optimal);
+    assert_eq!(sol.assignments, vec![vec![(0, 4)], vec![(0, 4)]]);
+    assert_eq!(sol.objective, 200.0);
+}
