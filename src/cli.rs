@@ -121,6 +121,22 @@ pub enum Command {
     },
     /// List every policy with what it does and the parameters it reads.
     Policies,
+    /// A scenario's workload without running it: the job-size histogram,
+    /// the mean and median size and the share of powers of two.
+    Workload {
+        /// The scenario file (TOML; see scenarios/README.md).
+        scenario: PathBuf,
+        /// Override a scenario key by its dotted path (the value is read as TOML; a bare word is a string).
+        #[arg(long = "set", value_name = "KEY.PATH=VALUE")]
+        sets: Vec<String>,
+        /// Jobs to draw from a generated workload (the scenario's run.jobs
+        /// otherwise); a trace or job list is read whole.
+        #[arg(long)]
+        jobs: Option<u64>,
+        /// The seed, instead of the scenario's `seed`.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// Standard Workload Format traces.
     Swf {
         #[command(subcommand)]
@@ -444,6 +460,28 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Policies) => {
             print!("{}", crate::policy::catalog::describe());
+            Ok(())
+        }
+        Some(Command::Workload {
+            scenario,
+            sets,
+            jobs,
+            seed,
+        }) => {
+            let sc = Scenario::load_with(&scenario, &sets)?;
+            let seed = seed.unwrap_or(sc.seed());
+            let count = jobs.or(sc.jobs_per_replication());
+            let mut source = sc.job_source(seed, count)?;
+            let mut sizes = Vec::new();
+            while let Some(j) = source.next_job() {
+                sizes.push(j.size);
+                if count.is_some_and(|c| sizes.len() as u64 >= c) {
+                    break;
+                }
+            }
+            let h = crate::workload::sizes::SizeHistogram::of(sizes);
+            println!("workload of {} (seed {seed})", sc.name());
+            print!("{h}");
             Ok(())
         }
         Some(Command::Swf {

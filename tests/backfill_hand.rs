@@ -348,3 +348,52 @@ fn a_switch_to_conservative_mid_run_keeps_every_job() {
         vec![(1, 0, 20), (2, 0, 5), (3, 20, 25), (4, 25, 35), (5, 2, 12)]
     );
 }
+
+#[test]
+fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
+    // c0: 4 processors at half speed; c1: 2 at full speed. J1 takes c0
+    // until 20 (10 s of work at half speed). The head J2 asks for 3 + 2:
+    // shadow time 20, no processor extra on c1. J3 (2 wide, 15 s) fits on
+    // c1 now and ends there at 17, by the shadow time: started at 2 (on
+    // c0 it would run 30 s, so where it goes decides). J4 (18 s) fits on c1
+    // when J3 ends at 17 but would run to 35: refused; it waits for the
+    // head (20 to 30, at the slow cluster's speed).
+    let mut platform = Platform::uniform(2, 4);
+    platform.clusters[0].speed = 0.5;
+    platform.clusters[1].processors = 2;
+    let job = |id: u64, submit: i64, components: Vec<u32>, rt: i64| JobSpec {
+        id,
+        submit: SimTime::from_secs(submit),
+        size: components.iter().sum(),
+        components,
+        runtime: SimTime::from_secs(rt),
+        estimate: Some(SimTime::from_secs(rt)),
+        user: None,
+        injected: false,
+        comm: None,
+    };
+    let jobs = vec![
+        job(1, 0, vec![4], 10),
+        job(2, 1, vec![3, 2], 5),
+        job(3, 2, vec![2], 15),
+        job(4, 3, vec![2], 18),
+    ];
+    let policy = PolicySpec {
+        name: EASY,
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        platform,
+        Box::new(jobs.into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.run();
+    let mut v: Vec<(u64, i64, i64)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000))
+        .collect();
+    v.sort();
+    assert_eq!(v, vec![(1, 0, 20), (2, 20, 30), (3, 2, 17), (4, 30, 66)]);
+}

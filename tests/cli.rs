@@ -648,3 +648,50 @@ fn a_policy_parameter_it_does_not_declare_is_an_error_at_its_line() {
         assert!(out.lines().any(|l| l == name), "{out}");
     }
 }
+
+/// `schedscope workload` on blanco's Table I workload, 20 000 jobs: the
+/// log2 reading (the default) and the size reading, each with its mean
+/// size and share of powers of two, and a histogram row per size.
+#[test]
+fn workload_prints_the_size_histogram_of_both_size_readings() {
+    let stats = |extra: &[&str]| -> (f64, f64, String) {
+        let mut args = vec!["workload", "scenarios/blanco-pas.toml", "--jobs", "20000"];
+        args.extend_from_slice(extra);
+        let o = schedscope(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out.lines().nth(1).expect("summary line").to_string();
+        assert!(line.starts_with("20000 jobs · mean size "), "{out}");
+        let num = |after: &str| -> f64 {
+            let rest = &line[line.find(after).unwrap() + after.len()..];
+            rest.split_whitespace().next().unwrap().parse().unwrap()
+        };
+        (num("mean size "), num("powers of two ") / 100.0, out)
+    };
+    let (mean, pow2, out) = stats(&[]);
+    assert!((11.0..13.0).contains(&mean), "log2 reading mean {mean}");
+    assert!(
+        (0.78..0.86).contains(&pow2),
+        "log2 reading powers of two {pow2}"
+    );
+    assert!(out.contains("max 64"), "{out}");
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with("32 ")),
+        "{out}"
+    );
+    let (mean, pow2, out) = stats(&["--set", "workload.size_reading=size"]);
+    assert!((2.9..3.4).contains(&mean), "size reading mean {mean}");
+    assert!(
+        (0.86..0.93).contains(&pow2),
+        "size reading powers of two {pow2}"
+    );
+    assert!(out.contains("median 3"), "{out}");
+    // A bad key is bad input.
+    let o = schedscope(&[
+        "workload",
+        "scenarios/blanco-pas.toml",
+        "--set",
+        "workload.size_reading=cube",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -285,3 +285,52 @@ fn switching_to_conservative_from_the_picker_keeps_every_job() {
     assert!(screen.contains("done 5"), "{screen}");
     assert!(!screen.contains("✗"), "{screen}");
 }
+
+/// `b` and `B` on blanco's links: each step is a `set-link-bandwidth`
+/// command in the log; saved and replayed headless it gives the metrics
+/// of the live run, which differ from a run without the commands.
+#[test]
+fn a_link_degraded_and_restored_with_b_replays_headless() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = Path::new("scenarios/blanco-pas.toml");
+    let sc = Scenario::load(path).unwrap();
+    let seed = sc.seed();
+    let mut session = Session::new(sc, seed, false)
+        .unwrap()
+        .with_save_dir(dir.path());
+    let mut app = App::new(Arc::new(session.snapshot()));
+    run_to(&mut session, 500);
+    // c16a: ½, then ¼ of its start bandwidth.
+    keys(&mut app, &mut session, &[Char('b'), Char('B'), Char('B')]);
+    assert!(
+        app.message()
+            .unwrap()
+            .text
+            .contains("link c16a bandwidth 0.5 → 0.25"),
+        "{:?}",
+        app.message()
+    );
+    run_to(&mut session, 2_500);
+    // ⅛, then restored.
+    keys(&mut app, &mut session, &[Char('B'), Char('B')]);
+    assert!(app.message().unwrap().text.contains("0.125 → 1"));
+    assert_eq!(session.engine().command_log().len(), 4);
+    keys(&mut app, &mut session, &[Char('s')]);
+    let saved: PathBuf = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "toml"))
+        .unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert_eq!(text.matches("action = \"set-link-bandwidth\"").count(), 6);
+    session.run_to_end();
+    let live = session.metrics().summary();
+
+    let progress = AtomicU64::new(0);
+    let replay = Scenario::load(&saved).unwrap();
+    let headless = runner::run_replication(&replay, 0, seed, false, &progress).unwrap();
+    assert_eq!(headless.summary, live);
+    let plain =
+        runner::run_replication(&Scenario::load(path).unwrap(), 0, seed, false, &progress).unwrap();
+    assert_ne!(plain.summary, live, "the degraded link changed nothing");
+}

@@ -310,3 +310,61 @@ fn ui_loop_draws_and_quits() {
             .contains("schedscope · ngubiri-fpfs")
     );
 }
+
+/// Blanco's heterogeneous platform under PAS: Γ beside each cluster, the
+/// last package in the head pane, the links with the one `b` chose
+/// marked, a link degraded with `B`, and a running job's SP, SC and SD.
+#[test]
+fn blanco_pas_package_links_and_slowdown() {
+    let sc = Scenario::load(std::path::Path::new("scenarios/blanco-pas.toml")).unwrap();
+    let mut c = Console::on(sc, W, H);
+    c.run_to(3_300);
+    c.fixed_solve_time();
+    let s = c.screen();
+    for want in [
+        "Head & package",
+        "c16b ▕",
+        "Γ1.00",
+        "Γ0.83",
+        "Γ0.67",
+        "Γ0.50",
+        "▶link c24",
+        " link c8 ",
+        "1.0 ms · run total: 1 node-limited, 1 fallback",
+    ] {
+        assert!(s.contains(want), "{want} missing:\n{s}");
+    }
+    insta::assert_snapshot!("blanco_pas_3300", s);
+    c.keys(&[Char('b'), Char('b')]);
+    c.fixed_solve_time();
+    let s = c.screen();
+    assert!(s.contains("▶link c16b"), "{s}");
+    c.keys(&[Char('B'), Char('B')]);
+    c.fixed_solve_time();
+    let s = c.screen();
+    assert!(s.contains("✓ link c16b bandwidth 0.5 → 0.25"), "{s}");
+    assert!(s.contains("/ 0.25"), "{s}");
+    insta::assert_snapshot!("blanco_pas_link_quarter", s);
+    // The second window's job (co-allocated over c16a and c16b, whose link
+    // is now saturated): focus the windows, down one, Enter.
+    c.keys(&[Tab, Tab, KeyCode::Down, Enter]);
+    c.fixed_solve_time();
+    let s = c.screen();
+    assert!(s.contains("clusters   c16a, c16b"), "{s}");
+    assert!(s.contains("SC 2.00"), "{s}");
+    assert!(s.contains(" of dedicated speed"), "{s}");
+    insta::assert_snapshot!("blanco_pas_job_detail", s);
+}
+
+impl Console {
+    /// The package's wall-clock solve time set to 1 ms, so that screens
+    /// compare across machines.
+    fn fixed_solve_time(&mut self) {
+        let mut s = (*self.app.snapshot).clone();
+        let schedscope::sched::PolicyState::Package(p) = &mut s.engine.policy_state else {
+            panic!("not a PAS snapshot")
+        };
+        p.solve_micros = 1_000;
+        self.app.update(Msg::Snapshot(Arc::new(s)));
+    }
+}

@@ -138,6 +138,10 @@ pub enum Overlay {
     Estimate(String),
 }
 
+/// The steps `B` walks a link's bandwidth through, as shares of its
+/// bandwidth when the console started: restored, then degraded ever more.
+pub const LINK_STEPS: [f64; 4] = [1.0, 0.5, 0.25, 0.125];
+
 pub struct App {
     pub snapshot: Arc<Snapshot>,
     pub focus: Pane,
@@ -160,11 +164,19 @@ pub struct App {
     /// driver's message as soon as a request is sent.
     pub note: Option<Message>,
     pub quit: bool,
+    /// The link `b` chose (an index into the snapshot's links).
+    pub link: usize,
+    /// Each link's bandwidth when the console started, and the step of
+    /// [`LINK_STEPS`] `B` last set it to.
+    pub start_abw: Vec<f64>,
+    pub link_steps: Vec<usize>,
 }
 
 impl App {
     pub fn new(snapshot: Arc<Snapshot>) -> App {
         let last_inject = InjectForm::for_rules(&snapshot.fit);
+        let start_abw: Vec<f64> = snapshot.engine.links.iter().map(|l| l.capacity).collect();
+        let link_steps = vec![0; start_abw.len()];
         App {
             snapshot,
             focus: Pane::Queue,
@@ -178,6 +190,9 @@ impl App {
             last_inject,
             note: None,
             quit: false,
+            link: 0,
+            start_abw,
+            link_steps,
         }
     }
 
@@ -325,6 +340,36 @@ impl App {
             Action::TypeEstimate => {
                 self.overlay = Overlay::Estimate(String::new());
                 Vec::new()
+            }
+            Action::NextLink | Action::CycleLink if self.snapshot.engine.links.is_empty() => {
+                self.note = Some(Message::error(
+                    "✗ this scenario has no inter-cluster network: no link to change",
+                ));
+                Vec::new()
+            }
+            Action::NextLink => {
+                let links = &self.snapshot.engine.links;
+                self.link = (self.link + 1) % links.len();
+                let l = &links[self.link];
+                self.note = Some(Message::ok(format!(
+                    "link {} chosen: bandwidth {} now, {} at the start · B changes it",
+                    l.name,
+                    l.capacity,
+                    self.start_abw.get(self.link).copied().unwrap_or(l.capacity)
+                )));
+                Vec::new()
+            }
+            Action::CycleLink => {
+                let i = self.link.min(self.snapshot.engine.links.len() - 1);
+                let (Some(step), Some(&start)) =
+                    (self.link_steps.get_mut(i), self.start_abw.get(i))
+                else {
+                    return Vec::new();
+                };
+                *step = (*step + 1) % LINK_STEPS.len();
+                let abw = start * LINK_STEPS[*step];
+                let link = self.snapshot.engine.links[i].name.clone();
+                self.send(Request::Apply(Command::SetLinkBandwidth { link, abw }))
             }
             Action::NextGrouping => {
                 self.grouping = self.grouping.next();
@@ -633,6 +678,55 @@ mod tests {
         let mut a = app();
         assert!(press(&mut a, &[key('?'), key('q')]).is_empty());
         assert!(!a.quit);
+    }
+
+    #[test]
+    fn b_chooses_a_link_and_big_b_walks_its_bandwidth_down_and_back() {
+        // Without a network the keys say so and send nothing.
+        let mut a = app();
+        assert!(press(&mut a, &[key('b'), key('B')]).is_empty());
+        assert!(
+            a.note
+                .as_ref()
+                .is_some_and(|m| m.error && m.text.contains("no inter-cluster network"))
+        );
+        let mut snap = fixtures::snapshot();
+        snap.engine.links = ["c0", "c1"]
+            .iter()
+            .map(|n| crate::engine::LinkView {
+                name: n.to_string(),
+                demand: 0.0,
+                capacity: 2.0,
+            })
+            .collect();
+        let mut a = App::new(Arc::new(snap));
+        assert!(press(&mut a, &[key('b')]).is_empty());
+        assert_eq!(a.link, 1);
+        assert!(
+            a.note
+                .as_ref()
+                .is_some_and(|m| m.text.contains("link c1 chosen"))
+        );
+        let set = |abw: f64| {
+            send(Request::Apply(Command::SetLinkBandwidth {
+                link: "c1".into(),
+                abw,
+            }))
+        };
+        // ½, ¼, ⅛ of the start value, then restored.
+        for abw in [1.0, 0.5, 0.25, 2.0] {
+            assert_eq!(press(&mut a, &[key('B')]), set(abw));
+        }
+        // b wraps round to c0, whose steps are its own.
+        press(&mut a, &[key('b')]);
+        assert_eq!(a.link, 0);
+        assert_eq!(
+            press(&mut a, &[key('B')]),
+            send(Request::Apply(Command::SetLinkBandwidth {
+                link: "c0".into(),
+                abw: 1.0
+            }))
+        );
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub enum Action {
     OpenInject,
     CycleEstimate,
     TypeEstimate,
+    /// Choose the next link (`b`).
+    NextLink,
+    /// The chosen link's bandwidth to the next step of [`LINK_STEPS`].
+    CycleLink,
     NextGrouping,
     NextPane,
     PrevPane,
@@ -129,6 +133,8 @@ pub static KEYMAP: &[Binding] = &[
     b(Normal, &[Char('i')], "i", "inject", "inject jobs (marked ◆ everywhere)", Action::OpenInject),
     b(Normal, &[Char('e')], "e", "estimates", "estimate error 0, 10, 30 % (new jobs)", Action::CycleEstimate),
     b(Normal, &[Char('E')], "E", "", "type an estimate error in percent", Action::TypeEstimate),
+    b(Normal, &[Char('b')], "b", "", "next link / bandwidth 1, ½, ¼, ⅛ × start", Action::NextLink),
+    b(Normal, &[Char('B')], "B", "", "", Action::CycleLink),
     b(Normal, &[Char('g')], "g", "groups", "groups by size, components or widest", Action::NextGrouping),
     b(Normal, &[Tab], "Tab", "", "next / previous pane", Action::NextPane),
     b(Normal, &[BackTab], "Shift+Tab", "", "", Action::PrevPane),

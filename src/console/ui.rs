@@ -38,6 +38,7 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
         selected: app.selected,
         selected_running: app.selected_running,
         grouping: app.grouping,
+        selected_link: app.link,
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(area, buf);

@@ -40,6 +40,9 @@ impl Engine {
             return Err(Refusal::NotQueued(d.job.0));
         }
         let id = job.id;
+        if self.check_reserved_start(d)?.is_some() {
+            return Ok(());
+        }
         // A job that asks for no particular components is split by the
         // policy: any widths of at least 1 that add up to its size.
         let flexible = job.components.is_empty();
@@ -100,6 +103,9 @@ impl Engine {
                     });
                 }
                 for (n, &p) in chosen.iter().enumerate() {
+                    if cs.owner.get(p as usize) == Some(&super::reservations::RESERVED) {
+                        self.check_unreserved(d)?;
+                    }
                     if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
                         return Err(Refusal::Taken {
                             job: id,
@@ -110,7 +116,7 @@ impl Engine {
                 }
             }
         }
-        Ok(())
+        self.check_unreserved(d)
     }
 
     /// A decision the engine would not carry out: counted, logged, and
@@ -126,10 +132,41 @@ impl Engine {
         let now = self.now;
         let owner = d.job.0 as u32 + 1;
         let mut processors = Vec::with_capacity(d.assignment.len());
+        let inside = self.check_reserved_start(d)?;
+        // Outside every reservation, the engine's own pick leaves out the
+        // processors reserved before the job's estimated end.
+        let avoid: Vec<Vec<u32>> =
+            if self.reservations.is_empty() || inside.is_some() || d.processors.is_some() {
+                Vec::new()
+            } else {
+                let job = &self.jobs[d.job.0];
+                let end =
+                    now.saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+                d.assignment
+                    .iter()
+                    .map(|&(c, w)| {
+                        self.unreserved_free(c, job.id, end)
+                            .take(w as usize)
+                            .collect()
+                    })
+                    .collect()
+            };
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            if inside.is_some() {
+                // Inside its reservation: the reservation holds the
+                // processors, the job takes none of them.
+                let named = d.processors.as_ref().and_then(|ps| ps.get(i));
+                processors.push(named.cloned().unwrap_or_default());
+                continue;
+            }
             let cs = &mut self.clusters[c as usize];
             let mut got = Vec::with_capacity(w as usize);
-            if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
+            if let Some(chosen) = avoid.get(i) {
+                for &p in chosen {
+                    cs.owner[p as usize] = owner;
+                    got.push(p);
+                }
+            } else if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
                 for &p in chosen {
                     cs.owner[p as usize] = owner;
                     got.push(p);
@@ -154,6 +191,7 @@ impl Engine {
             self.free[c as usize] -= w;
             processors.push(got);
         }
+        self.hidden[d.job.0].held = inside;
         let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
         // The size first: a moldable job's processes load the links.
         let fold = self.mold_start(d.job.0, d.processes, held);
@@ -183,6 +221,14 @@ impl Engine {
 
     /// Gives a running job's processors back.
     pub(super) fn release(&mut self, slot: usize) {
+        if self.hidden[slot].held.take().is_some() {
+            // Inside a reservation: it took no processors.
+            if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
+                self.running.swap_remove(pos);
+            }
+            self.links_changed();
+            return;
+        }
         let job = &self.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
             let cs = &mut self.clusters[c as usize];

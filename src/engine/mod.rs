@@ -10,6 +10,7 @@ mod commands;
 mod events;
 mod lifecycle;
 mod network;
+mod reservations;
 mod snapshot;
 
 pub use commands::{
@@ -64,6 +65,8 @@ struct Hidden {
     /// its aborted runs (seconds of unfolded run).
     seq_estimate: SimTime,
     work_lost: f64,
+    /// The reservation the job runs inside, while it runs there.
+    held: Option<u64>,
     /// The current run's estimate has run out and the policy heard of it:
     /// a later rate change does not announce it again.
     expired: bool,
@@ -172,6 +175,7 @@ macro_rules! system_view {
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
+            reservations: &$e.reservations,
         }
     };
 }
@@ -232,6 +236,12 @@ pub struct Engine {
     /// Running jobs' rates are to be recomputed from the links (a job
     /// started or ended, or a link changed, on a platform with a network).
     rates_stale: bool,
+    /// Advance reservations granted and not over, in grant order.
+    reservations: Vec<crate::sched::ReservationView>,
+    /// The last reservation id given out (0: none yet).
+    next_reservation: u64,
+    /// The policy's reservation requests at the current decision point.
+    asks: Vec<crate::sched::Reserve>,
 }
 
 impl Engine {
@@ -294,6 +304,9 @@ impl Engine {
             stale: 0,
             last_refusal: None,
             rates_stale: false,
+            reservations: Vec::new(),
+            next_reservation: 0,
+            asks: Vec::new(),
         })
     }
 
@@ -490,6 +503,7 @@ impl Engine {
     /// A decision point: ask the policy and start what it chose.
     fn schedule(&mut self) {
         self.dirty = false;
+        self.tick_reservations();
         let requeue = self.requeue_expired();
         if !self.running.is_empty() {
             self.reshape();
@@ -508,6 +522,15 @@ impl Engine {
         if self.queue.is_empty() {
             return;
         }
+        let mut asks = std::mem::take(&mut self.asks);
+        asks.clear();
+        self.policy.reserve(&system_view!(self), &mut asks);
+        for a in asks.drain(..) {
+            if let Err(r) = self.grant(&a) {
+                self.refuse(r);
+            }
+        }
+        self.asks = asks;
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
         self.policy.schedule(&system_view!(self), &mut decisions);

@@ -150,6 +150,8 @@ impl Engine {
             let r = match &d {
                 Decision::Abort(a) => self.abort(a),
                 Decision::Resize(r) => self.resize(r),
+                // Reservations are granted like anywhere else.
+                Decision::Reserve(r) => self.grant(r).map(|_| ()),
                 Decision::Start(s) => Err(Refusal::NotQueued(s.job.0)),
             };
             if let Err(r) = r {

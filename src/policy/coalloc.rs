@@ -198,6 +198,7 @@ impl CoAlloc {
                 .collect(),
             objective: sol.objective,
             optimal: sol.optimal,
+            fallback: sol.fallback,
             nodes: sol.nodes,
             solve_micros,
             packages: packages + 1,

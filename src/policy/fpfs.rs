@@ -17,9 +17,6 @@ pub struct Fpfs {
     /// The head job (by arrival sequence) and how often it has been jumped.
     head: Option<(u64, u32)>,
     free: Vec<u32>,
-    /// Which queue positions started in the current pass (kept between
-    /// passes to save the allocation).
-    started: Vec<bool>,
 }
 
 impl Fpfs {
@@ -30,7 +27,6 @@ impl Fpfs {
             spec,
             head: None,
             free: Vec::new(),
-            started: Vec::new(),
         }
     }
 
@@ -63,19 +59,11 @@ impl Policy for Fpfs {
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
-        // Index of the current head among `view.queue`; jobs before it have
-        // started in this pass.
+        // Index of the current head among `view.queue`. The scan goes
+        // forward only, so when the head starts, the job right after it is
+        // the next head: no job after it has been tried yet.
         let mut head_idx = 0;
-        let mut started = std::mem::take(&mut self.started);
-        started.clear();
-        started.resize(view.queue.len(), false);
-        let mut i = 0;
-        while i < view.queue.len() {
-            if started[i] {
-                i += 1;
-                continue;
-            }
-            let key = view.queue[i];
+        for (i, &key) in view.queue.iter().enumerate() {
             let job = view.job(key);
             let is_head = i == head_idx;
             if !is_head {
@@ -84,38 +72,33 @@ impl Policy for Fpfs {
                     break;
                 }
             }
-            if let Some(assignment) = self.placement.place(&job.widths(view.platform), &self.free) {
-                for &(c, w) in &assignment {
-                    self.free[c as usize] -= w;
-                }
-                started[i] = true;
-                out.push(Start {
-                    job: key,
-                    assignment,
-                    kind: if is_head {
-                        StartKind::Head
-                    } else {
-                        StartKind::Ahead
-                    },
-                    processors: None,
-                    processes: None,
-                });
-                if is_head {
-                    // The next job not yet started becomes the head.
-                    head_idx = i + 1;
-                    while head_idx < view.queue.len() && started[head_idx] {
-                        head_idx += 1;
-                    }
-                    self.head = None;
-                } else {
-                    let head = view.job(view.queue[head_idx]);
-                    let j = self.jumps_of(head.arrival) + 1;
-                    self.head = Some((head.arrival, j));
-                }
+            let Some(assignment) = self.placement.place(&job.widths(view.platform), &self.free)
+            else {
+                continue;
+            };
+            for &(c, w) in &assignment {
+                self.free[c as usize] -= w;
             }
-            i += 1;
+            out.push(Start {
+                job: key,
+                assignment,
+                kind: if is_head {
+                    StartKind::Head
+                } else {
+                    StartKind::Ahead
+                },
+                processors: None,
+                processes: None,
+            });
+            if is_head {
+                head_idx = i + 1;
+                self.head = None;
+            } else {
+                let head = view.job(view.queue[head_idx]);
+                let j = self.jumps_of(head.arrival) + 1;
+                self.head = Some((head.arrival, j));
+            }
         }
-        self.started = started;
         if let Some(&k) = view.queue.get(head_idx) {
             let a = view.job(k).arrival;
             if self.head.map(|(h, _)| h) != Some(a) {
@@ -138,5 +121,93 @@ impl Policy for Fpfs {
             }
             None => PolicyState::Idle,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Platform, SimTime};
+    use crate::policy::placement::WorstFit;
+    use crate::sched::{JobKey, JobView};
+    use slab::Slab;
+
+    /// Queued jobs of the given sizes, the first `arrival` numbers given.
+    fn queue(jobs: &mut Slab<JobView>, sized: &[(u64, u32)]) -> Vec<JobKey> {
+        sized
+            .iter()
+            .map(|&(arrival, size)| {
+                JobKey(jobs.insert(JobView {
+                    id: arrival,
+                    size,
+                    components: vec![size],
+                    estimate: SimTime::from_secs(10),
+                    arrival,
+                    rate: 1.0,
+                    ..JobView::default()
+                }))
+            })
+            .collect()
+    }
+
+    fn pass(
+        fpfs: &mut Fpfs,
+        platform: &Platform,
+        free: &[u32],
+        jobs: &Slab<JobView>,
+        q: &[JobKey],
+    ) -> Vec<u64> {
+        let view = SystemView {
+            now: SimTime::ZERO,
+            platform,
+            free,
+            queue: q,
+            running: &[],
+            jobs,
+            queue_edits: 0,
+            requeue_expired: false,
+            reservations: &[],
+        };
+        let mut out = Vec::new();
+        fpfs.schedule(&view, &mut out);
+        out.iter().map(|s| jobs[s.job.0].id).collect()
+    }
+
+    #[test]
+    fn jumps_are_counted_for_the_job_at_the_head_only() {
+        let platform = Platform::uniform(1, 4);
+        let mut fpfs = Fpfs::new(
+            MaxJumps::Limit(1),
+            Box::new(WorstFit),
+            PolicySpec::default(),
+        );
+        let mut jobs = Slab::new();
+        // Head 2 (4 wide) cannot start; 3 jumps it once; 4 may not.
+        let q = queue(&mut jobs, &[(2, 4), (3, 1), (4, 1)]);
+        assert_eq!(pass(&mut fpfs, &platform, &[2], &jobs, &q), vec![3]);
+        assert_eq!(fpfs.jumps_of(2), 1);
+        // A job that arrived earlier comes back to the queue (an aborted
+        // job) and is the head now: it has not been jumped, so 4 may pass it.
+        let r = queue(&mut jobs, &[(1, 4)]);
+        let q = vec![r[0], q[0], q[2]];
+        assert_eq!(pass(&mut fpfs, &platform, &[1], &jobs, &q), vec![4]);
+        assert_eq!(fpfs.jumps_of(1), 1);
+        assert_eq!(fpfs.jumps_of(2), 0);
+    }
+
+    #[test]
+    fn when_the_head_starts_the_next_job_is_the_head_with_no_jumps() {
+        let platform = Platform::uniform(1, 4);
+        let mut fpfs = Fpfs::new(
+            MaxJumps::Limit(1),
+            Box::new(WorstFit),
+            PolicySpec::default(),
+        );
+        let mut jobs = Slab::new();
+        // 1 starts as the head; 2 is the head then and cannot start; 3
+        // jumps it; 4 may not; 5 may not either.
+        let q = queue(&mut jobs, &[(1, 1), (2, 4), (3, 1), (4, 1), (5, 1)]);
+        assert_eq!(pass(&mut fpfs, &platform, &[3], &jobs, &q), vec![1, 3]);
+        assert_eq!(fpfs.jumps_of(2), 1);
     }
 }

@@ -924,22 +924,7 @@ impl Scenario {
         } else {
             Some(f.run.jobs.0 as u64)
         };
-        let source: Box<dyn crate::workload::JobSource> = if let Some(b) = &self.facts.blanco {
-            Box::new(BlancoWorkload::new(b.clone(), seed, count))
-        } else {
-            match (&self.facts.ngubiri, &self.facts.jobs) {
-                (Some(p), _) => {
-                    let count = if endless {
-                        None
-                    } else {
-                        Some(f.run.jobs.0 as u64)
-                    };
-                    Box::new(NgubiriWorkload::new(p.clone(), seed, count))
-                }
-                (None, Some(jobs)) => Box::new(inline::source(jobs.as_ref().clone())),
-                (None, None) => return Err(self.invalid("the workload has no jobs")),
-            }
-        };
+        let source = self.job_source(seed, count)?;
         let splitter: Option<crate::engine::Splitter> = self.facts.ngubiri.clone().map(|p| {
             let bounds = phased_bounds(&p);
             let mut rng = stream(seed ^ 0x5EED_1A7E, Purpose::Split);
@@ -963,6 +948,24 @@ impl Scenario {
             engine.schedule_command(SimTime::from_secs_f64(e.at.0), e.command.clone());
         }
         Ok(engine)
+    }
+
+    /// The workload's jobs for one run seeded with `seed`: `count` of them
+    /// from a generator (`None`: endless), a trace or job list whole.
+    pub fn job_source(
+        &self,
+        seed: u64,
+        count: Option<u64>,
+    ) -> Result<Box<dyn crate::workload::JobSource>, ScenarioError> {
+        Ok(if let Some(b) = &self.facts.blanco {
+            Box::new(BlancoWorkload::new(b.clone(), seed, count))
+        } else {
+            match (&self.facts.ngubiri, &self.facts.jobs) {
+                (Some(p), _) => Box::new(NgubiriWorkload::new(p.clone(), seed, count)),
+                (None, Some(jobs)) => Box::new(inline::source(jobs.as_ref().clone())),
+                (None, None) => return Err(self.invalid("the workload has no jobs")),
+            }
+        })
     }
 
     pub fn group_bounds(&self) -> &GroupBounds {

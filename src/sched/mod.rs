@@ -14,9 +14,11 @@
 //!   policy that estimates a span use it.
 
 pub mod rate;
+pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
+pub use reserve::{ReservationView, Reserve};
 pub use spec::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
 };
@@ -33,8 +35,9 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JobKey(pub usize);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum JobState {
+    #[default]
     Queued,
     Running,
 }
@@ -43,7 +46,7 @@ pub enum JobState {
 pub type Assignment = Vec<(ClusterIdx, u32)>;
 
 /// A job as a scheduler may know it online: no actual run time.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct JobView {
     /// The workload's own id.
     pub id: u64,
@@ -127,6 +130,9 @@ pub struct SystemView<'a> {
     /// and requeued when the head needs their processors (the run's
     /// `on_overrun = "requeue"`): the policy decides when.
     pub requeue_expired: bool,
+    /// The advance reservations the engine holds (granted, not yet over),
+    /// in the order they were granted; empty on runs without any.
+    pub reservations: &'a [ReservationView],
 }
 
 impl JobView {
@@ -227,6 +233,8 @@ pub enum Decision {
     Start(Start),
     Abort(Abort),
     Resize(Resize),
+    /// Reserve processors over a window for named jobs (see [`reserve`]).
+    Reserve(Reserve),
 }
 
 /// A decision the engine would not carry out, and why. The run goes on
@@ -295,6 +303,21 @@ pub enum Refusal {
     },
     #[error("job {job} runs on more than one cluster: it cannot be resized")]
     Spread { job: u64 },
+    #[error(
+        "job {job}: processor {processor} of cluster {cluster} is reserved (reservation {reservation}) inside the job's run"
+    )]
+    Reserved {
+        job: u64,
+        cluster: ClusterIdx,
+        processor: u32,
+        reservation: u64,
+    },
+    #[error(
+        "job {job}: held by reservation {reservation}, it may start only on its processors inside its window"
+    )]
+    OutsideReservation { job: u64, reservation: u64 },
+    #[error("reservation refused: {0}")]
+    Reservation(String),
 }
 
 /// What a policy tells the console about its own state.
@@ -327,6 +350,9 @@ pub struct PackageView {
     pub objective: f64,
     /// The solver proved the allocation optimal.
     pub optimal: bool,
+    /// The solver stopped before any allocation: the fallback rule placed
+    /// this package.
+    pub fallback: bool,
     /// Branch-and-bound nodes explored.
     pub nodes: u64,
     /// Wall-clock time of the solve (for display only: never in reports).
@@ -397,6 +423,11 @@ pub trait Policy: Send {
     fn wake_at(&self) -> Option<SimTime> {
         None
     }
+
+    /// Appends the advance reservations to ask for now, before any start
+    /// of this decision point (the engine grants or refuses each one; the
+    /// granted ones are in the view when [`Policy::schedule`] runs).
+    fn reserve(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Reserve>) {}
 }
 
 /// Builds a policy from its spec for a platform, or says why it cannot run

@@ -8,6 +8,7 @@ pub mod inline;
 pub mod moldable;
 pub mod ngubiri;
 pub mod rng;
+pub mod sizes;
 pub mod swf;
 
 use crate::model::JobSpec;

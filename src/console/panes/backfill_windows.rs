@@ -1,7 +1,8 @@
 //! Head & backfill: why the head of the queue waits. Under a backfilling
 //! policy, its reservation (the shadow time), the extra processors and every
 //! running job's window up to its estimated end; under FPFS, the head's
-//! jumps against maxJumps. Windows past their estimate are marked expired.
+//! jumps against maxJumps; under PAS, its last package. Windows past their
+//! estimate are marked expired.
 
 use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED};
 use crate::console::app::{Pane, windows};
@@ -19,7 +20,11 @@ const ID_W: usize = 11;
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
-    let block = ctx.block(" Head & backfill ", Some(Pane::Backfill));
+    let title = match &e.policy_state {
+        PolicyState::Package(_) => " Head & package ",
+        _ => " Head & backfill ",
+    };
+    let block = ctx.block(title, Some(Pane::Backfill));
     let inner = block.inner(area);
     block.render(area, buf);
     let now = e.now;
@@ -32,9 +37,12 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 ctx.head(),
             ),
             Span::raw(format!(
-                " · {} = {} · waited {} s",
+                " · {}{} · waited {} s",
                 h.size,
-                parts(&h.components),
+                match h.components.is_empty() {
+                    true => String::new(),
+                    false => format!(" = {}", parts(&h.components)),
+                },
                 short((now - h.submit).as_secs_f64())
             )),
         ])),
@@ -104,6 +112,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             if h.components.len() == 1 { "" } else { "s" },
             if have == 1 { "has" } else { "have" },
         )));
+    }
+    if let PolicyState::Package(p) = &e.policy_state {
+        // Half the pane at most: the windows below keep the rest.
+        let room = (inner.height as usize / 2).saturating_sub(lines.len());
+        lines.extend(super::package::lines(p, snap, ctx, room));
     }
     // Windows: each running job from now to its estimated end.
     let running = windows(snap);

@@ -1,7 +1,7 @@
 //! Cluster maps: one row of processor cells per cluster, busy cells in the
 //! colour of their job (a co-allocated job shows one colour in several
 //! clusters), the free count at the end and the speed where clusters
-//! differ. Clusters wider than the pane are drawn a cell per several
+//! differ (as the effective power Γ where every cluster has Γ ≤ 1). Clusters wider than the pane are drawn a cell per several
 //! processors, and the title says how many.
 
 use super::{BUSY, Ctx, FREE, INJECTED, PART};
@@ -23,6 +23,9 @@ struct Frame {
     name_w: usize,
     free_w: usize,
     speeds: bool,
+    /// Speeds are effective powers Γ ≤ 1 (heterogeneous clusters): drawn
+    /// as `Γ0.55` rather than `×0.6`.
+    gamma: bool,
 }
 
 impl Frame {
@@ -43,16 +46,23 @@ impl Frame {
         let speeds = clusters
             .iter()
             .any(|c| Some(c.speed) != first || c.speed != 1.0);
+        let gamma = speeds && clusters.iter().all(|c| c.speed <= 1.0);
         Frame {
             name_w,
             free_w,
             speeds,
+            gamma,
         }
     }
 
     /// Columns besides the cells: name, brackets, free count and speed.
     fn extra(&self) -> usize {
-        self.name_w + 2 + 1 + 1 + self.free_w + 5 + if self.speeds { 5 } else { 0 }
+        let speed = match (self.speeds, self.gamma) {
+            (false, _) => 0,
+            (true, false) => 5,
+            (true, true) => 6,
+        };
+        self.name_w + 2 + 1 + 1 + self.free_w + 5 + speed
     }
 }
 
@@ -186,7 +196,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             ),
             free_style,
         ));
-        if frame.speeds {
+        if frame.gamma {
+            spans.push(Span::raw(format!(" Γ{:.2}", c.speed)));
+        } else if frame.speeds {
             spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
         }
         lines.push(Line::from(spans));
@@ -261,6 +273,24 @@ mod tests {
         render(&snap, &Ctx::default(), area, &mut buf);
         let r = rows(&buf);
         assert!(r[2].starts_with("│c1 ▕■■■■····▏ 4 free ×1.5"), "{}", r[2]);
+    }
+
+    #[test]
+    fn effective_powers_show_as_gamma() {
+        let mut snap = fixtures::snapshot();
+        snap.engine.clusters[1].speed = 0.55;
+        let area = Rect::new(0, 0, 40, 5);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let r = rows(&buf);
+        assert!(r[1].starts_with("│c0 ▕"), "{}", r[1]);
+        assert!(r[1].contains("free Γ1.00"), "{}", r[1]);
+        assert!(r[2].contains("4 free Γ0.55"), "{}", r[2]);
+        // Equal powers of 1: nothing to say.
+        snap.engine.clusters[1].speed = 1.0;
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        assert!(!text(&buf).contains('Γ'));
     }
 
     #[test]

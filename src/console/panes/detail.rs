@@ -1,5 +1,6 @@
 //! One job's detail: submit, start, estimate, actual run once ended,
-//! components and clusters.
+//! components and clusters; on a platform with a network, a running job's
+//! processing, communication and total slowdown (SP, SC, SD) and its rate.
 
 use super::{Ctx, INJECTED, centered};
 use crate::console::app::{DetailState, JobInfo};
@@ -63,6 +64,18 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
                 t(r.estimate),
                 t(r.estimated_end)
             )));
+            if let Some(s) = &r.slowdown {
+                lines.push(Line::raw(format!(
+                    "slowdown   SP {:.2} · SC {:.2} · SD {:.2}",
+                    s.sp, s.sc, s.sd
+                )));
+            }
+            if r.slowdown.is_some() || r.rate != 1.0 {
+                lines.push(Line::raw(format!(
+                    "rate       {:.3} of dedicated speed",
+                    r.rate
+                )));
+            }
             if r.expired {
                 lines.push(Line::styled(
                     "! running past its estimate (expired window)",
@@ -130,6 +143,28 @@ mod tests {
     }
 
     #[test]
+    fn a_job_on_a_network_shows_its_slowdown_and_rate() {
+        let mut snap = fixtures::snapshot();
+        let r = &mut snap.engine.running[0];
+        r.slowdown = Some(crate::sched::slowdown::Slowdown {
+            sp: 1.25,
+            sc: 2.0,
+            sd: 1.5,
+        });
+        r.rate = 1.0 / 1.5;
+        let d = DetailState {
+            id: 10,
+            info: find_job(&snap, 10).unwrap(),
+        };
+        let area = Rect::new(0, 0, 60, 16);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &d, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("slowdown   SP 1.25 · SC 2.00 · SD 1.50"), "{t}");
+        assert!(t.contains("rate       0.667 of dedicated speed"), "{t}");
+    }
+
+    #[test]
     fn queued_running_and_ended_jobs() {
         let t = draw(20);
         assert!(t.contains("Job 20"), "{t}");
@@ -141,6 +176,7 @@ mod tests {
         let t = draw(fixtures::INJ1);
         assert!(t.contains("Job ◆1000000001"), "{t}");
         assert!(t.contains("expired window"), "{t}");
+        assert!(!t.contains("slowdown"), "{t}");
         let t = draw(3);
         assert!(t.contains("ended"), "{t}");
         assert!(t.contains("actual     40.0 s"), "{t}");

@@ -1,8 +1,8 @@
 //! Inter-cluster links: a gauge per link of demand over capacity, saturated
-//! links marked in red and in words. Where the platform has no network the
+//! links marked in red and in words; the link `b` chose marked `▶`. Where the platform has no network the
 //! pane takes no room at all.
 
-use super::Ctx;
+use super::{Ctx, HEAD};
 use crate::console::snapshot::Snapshot;
 use crate::engine::LinkView;
 use ratatui::buffer::Buffer;
@@ -21,13 +21,14 @@ pub fn height(snap: &Snapshot) -> u16 {
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let links = &snap.engine.links;
     for (row, link) in links.iter().take(area.height as usize).enumerate() {
-        let line = gauge_line(link, ctx);
+        let line = gauge_line(link, row == ctx.selected_link, ctx);
         let r = Rect::new(area.x, area.y + row as u16, area.width, 1);
         line.render(r, buf);
     }
 }
 
-fn gauge_line<'a>(link: &'a LinkView, ctx: &Ctx) -> Line<'a> {
+/// One link's gauge; the link `b` chose is marked `▶`.
+fn gauge_line<'a>(link: &'a LinkView, chosen: bool, ctx: &Ctx) -> Line<'a> {
     let share = if link.capacity > 0.0 {
         link.demand / link.capacity
     } else {
@@ -40,7 +41,8 @@ fn gauge_line<'a>(link: &'a LinkView, ctx: &Ctx) -> Line<'a> {
         ctx.good()
     };
     let mut spans = vec![
-        Span::raw(format!(" link {:<8}▕", link.name)),
+        Span::styled(if chosen { HEAD } else { " " }, ctx.head()),
+        Span::raw(format!("link {:<8}▕", link.name)),
         Span::styled("█".repeat(filled), style),
         Span::styled("░".repeat(GAUGE - filled), ctx.dim()),
         Span::raw(format!(
@@ -94,7 +96,8 @@ mod tests {
         let mut buf = Buffer::empty(area);
         render(&snap, &Ctx::default(), area, &mut buf);
         let t = text(&buf);
-        assert!(t.contains("link c0") && t.contains("50 %"), "{t}");
+        assert!(t.contains("▶link c0") && t.contains("50 %"), "{t}");
+        assert!(t.contains(" link c1"), "{t}");
         assert!(t.contains("link c1") && t.contains("130 %"), "{t}");
         let (x, y) = find(&buf, "SATURATED").expect("marked");
         assert_eq!(y, 1, "only the second link is saturated");

@@ -13,6 +13,7 @@ pub mod inject;
 pub mod links;
 pub mod message;
 pub mod metrics;
+pub mod package;
 pub mod picker;
 pub mod queue;
 pub mod status;
@@ -33,6 +34,8 @@ pub struct Ctx {
     /// The selected window of the head & backfill pane.
     pub selected_running: usize,
     pub grouping: Grouping,
+    /// The link `b` chose, marked in the links pane.
+    pub selected_link: usize,
 }
 
 impl Default for Ctx {
@@ -43,6 +46,7 @@ impl Default for Ctx {
             selected: 0,
             selected_running: 0,
             grouping: Grouping::Size,
+            selected_link: 0,
         }
     }
 }

@@ -1,0 +1,9 @@
+//! Batsim JSON workloads over arbitrary text.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = schedscope::workload::batsim::parse(text, "fuzz.json");
+    }
+});

@@ -1,0 +1,258 @@
+//! Advance reservations: the engine grants a policy's [`Reserve`] when its
+//! processors are its own over the window, then enforces it.
+//!
+//! * Before its window, a reservation only refuses starts: a job it does
+//!   not hold may not take one of its processors if the job's estimated
+//!   end lies past the window's start.
+//! * At its start (a wake-up event) it takes its processors from the free
+//!   pool (a job still on one, past its estimate, is killed: the window is
+//!   the reservation's). The jobs it holds then start on its processors
+//!   without taking them: the policy that asked for it places them (graphs
+//!   interwoven, independent jobs in the gaps), so two of them may share a
+//!   processor at different times while one is still running elsewhere.
+//! * At its finish (a wake-up event) it gives its processors back; a job
+//!   it holds still running then is killed, as at a walltime.
+//!
+//! Runs without reservations never reach this file past an empty check, so
+//! their schedules are those of an engine without it.
+
+use super::*;
+use crate::sched::reserve::blocking;
+use crate::sched::{ReservationView, Reserve};
+
+/// Owner mark of a processor taken by an active reservation.
+pub(super) const RESERVED: u32 = u32::MAX;
+
+impl Engine {
+    /// The advance reservations granted and not over, in grant order.
+    pub fn reservations(&self) -> &[ReservationView] {
+        &self.reservations
+    }
+
+    /// Grants a policy's reservation request, or says why not.
+    pub(super) fn grant(&mut self, r: &Reserve) -> Result<u64, Refusal> {
+        let refuse = |why: String| Err(Refusal::Reservation(why));
+        let Some(cs) = self.clusters.get(r.cluster as usize) else {
+            return refuse(format!("no cluster {}", r.cluster));
+        };
+        if r.processors.is_empty() {
+            return refuse("no processors named".into());
+        }
+        if r.start < self.now || r.finish <= r.start {
+            return refuse(format!(
+                "window [{}, {}) is not ahead of now ({})",
+                r.start, r.finish, self.now
+            ));
+        }
+        for (n, &p) in r.processors.iter().enumerate() {
+            if p as usize >= cs.owner.len() || r.processors[..n].contains(&p) {
+                return refuse(format!(
+                    "processor {p} of cluster {} is not there or named twice",
+                    r.cluster
+                ));
+            }
+            if let Some(o) = self.reservations.iter().find(|o| {
+                o.cluster == r.cluster
+                    && o.processors.contains(&p)
+                    && o.start < r.finish
+                    && r.start < o.finish
+            }) {
+                return refuse(format!(
+                    "processor {p} of cluster {} is in reservation {} over [{}, {})",
+                    r.cluster, o.id, o.start, o.finish
+                ));
+            }
+            let owner = cs.owner[p as usize];
+            if owner != 0 && owner != RESERVED {
+                let job = &self.jobs[owner as usize - 1];
+                if job.estimated_end > r.start && !r.holds.contains(&job.id) {
+                    return refuse(format!(
+                        "processor {p} of cluster {} runs job {} until {} (estimated)",
+                        r.cluster, job.id, job.estimated_end
+                    ));
+                }
+            }
+        }
+        for &id in &r.holds {
+            if let Some(o) = self.reservations.iter().find(|o| o.holds(id)) {
+                return refuse(format!("job {id} is held by reservation {} already", o.id));
+            }
+        }
+        self.next_reservation += 1;
+        let id = self.next_reservation;
+        self.reservations.push(ReservationView {
+            id,
+            cluster: r.cluster,
+            processors: r.processors.clone(),
+            start: r.start,
+            finish: r.finish,
+            holds: r.holds.clone(),
+            active: false,
+        });
+        if r.start > self.now {
+            self.events.push(r.start, EventKind::Wake);
+        }
+        self.events.push(r.finish, EventKind::Wake);
+        self.tick_reservations();
+        Ok(id)
+    }
+
+    /// Begins the windows that are due and ends those that are over.
+    pub(super) fn tick_reservations(&mut self) {
+        if self.reservations.is_empty() {
+            return;
+        }
+        let now = self.now;
+        // Ends first: a processor may pass from one window to the next.
+        while let Some(i) = self.reservations.iter().position(|r| r.finish <= now) {
+            let r = self.reservations.remove(i);
+            let inside: Vec<usize> = self
+                .running
+                .iter()
+                .map(|k| k.0)
+                .filter(|&s| self.hidden[s].held == Some(r.id))
+                .collect();
+            for slot in inside {
+                self.finish(slot, true);
+            }
+            if r.active {
+                let cs = &mut self.clusters[r.cluster as usize];
+                for &p in &r.processors {
+                    debug_assert_eq!(cs.owner[p as usize], RESERVED);
+                    cs.owner[p as usize] = 0;
+                }
+                cs.free += r.processors.len() as u32;
+                self.free[r.cluster as usize] += r.processors.len() as u32;
+            }
+            self.dirty = true;
+        }
+        for i in 0..self.reservations.len() {
+            let r = &self.reservations[i];
+            if r.active || r.start > now {
+                continue;
+            }
+            let (c, procs, id) = (r.cluster as usize, r.processors.clone(), r.id);
+            for &p in &procs {
+                let owner = self.clusters[c].owner[p as usize];
+                if owner != 0 && owner != RESERVED {
+                    // Still running past its estimate: the window wins.
+                    self.finish(owner as usize - 1, true);
+                }
+            }
+            let cs = &mut self.clusters[c];
+            for &p in &procs {
+                debug_assert_eq!(cs.owner[p as usize], 0, "reservation {id} over a job");
+                cs.owner[p as usize] = RESERVED;
+            }
+            cs.free -= procs.len() as u32;
+            self.free[c] -= procs.len() as u32;
+            self.reservations[i].active = true;
+            self.dirty = true;
+        }
+    }
+
+    /// The reservation holding job `id`, if any.
+    fn holder(&self, id: u64) -> Option<&ReservationView> {
+        if self.reservations.is_empty() {
+            return None;
+        }
+        self.reservations.iter().find(|r| r.holds(id))
+    }
+
+    /// Checks a start against the reservations: `Some(id)` when the job
+    /// starts inside reservation `id`, `None` when it starts outside every
+    /// reservation (and its processors are to be checked as usual).
+    pub(super) fn check_reserved_start(&self, d: &Start) -> Result<Option<u64>, Refusal> {
+        let job = &self.jobs[d.job.0];
+        let Some(r) = self.holder(job.id) else {
+            return Ok(None);
+        };
+        let outside = Err(Refusal::OutsideReservation {
+            job: job.id,
+            reservation: r.id,
+        });
+        let [(c, w)] = d.assignment[..] else {
+            return outside;
+        };
+        let wanted = job.components.first().copied().unwrap_or(job.size);
+        let named = d.processors.as_ref().and_then(|ps| ps.first());
+        let Some(named) = named else {
+            return outside;
+        };
+        let end = self
+            .now
+            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        if c != r.cluster
+            || w != wanted
+            || named.len() != w as usize
+            || !r.active
+            || end > r.finish
+            || named
+                .iter()
+                .enumerate()
+                .any(|(n, p)| !r.processors.contains(p) || named[..n].contains(p))
+        {
+            return outside;
+        }
+        Ok(Some(r.id))
+    }
+
+    /// For a job outside every reservation, the first reserved processor
+    /// the start would take inside a window (named ones), or too few
+    /// unreserved free processors for the engine's own pick.
+    pub(super) fn check_unreserved(&self, d: &Start) -> Result<(), Refusal> {
+        if self.reservations.is_empty() {
+            return Ok(());
+        }
+        let job = &self.jobs[d.job.0];
+        let end = self
+            .now
+            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        for (i, &(c, w)) in d.assignment.iter().enumerate() {
+            match d.processors.as_ref().and_then(|ps| ps.get(i)) {
+                Some(named) => {
+                    for &p in named {
+                        if let Some(r) = blocking(&self.reservations, job.id, c, p, self.now, end) {
+                            return Err(Refusal::Reserved {
+                                job: job.id,
+                                cluster: c,
+                                processor: p,
+                                reservation: r.id,
+                            });
+                        }
+                    }
+                }
+                None => {
+                    let usable = self.unreserved_free(c, job.id, end).count() as u32;
+                    if usable < w {
+                        return Err(Refusal::TooFew {
+                            job: job.id,
+                            cluster: c,
+                            wanted: w,
+                            free: usable,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Free processors of cluster `c` that no reservation (but one holding
+    /// job `id`) claims between now and `end`, lowest first.
+    pub(super) fn unreserved_free(
+        &self,
+        c: ClusterIdx,
+        id: u64,
+        end: SimTime,
+    ) -> impl Iterator<Item = u32> + '_ {
+        let now = self.now;
+        self.clusters[c as usize]
+            .owner
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == 0)
+            .map(|(p, _)| p as u32)
+            .filter(move |&p| blocking(&self.reservations, id, c, p, now, end).is_none())
+    }
+}
