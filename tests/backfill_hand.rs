@@ -370,6 +370,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         estimate: Some(SimTime::from_secs(rt)),
         user: None,
         injected: false,
+        app: None,
         comm: None,
     };
     let jobs = vec![

@@ -128,6 +128,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
             estimate: Some(secs(rt)),
             user: None,
             injected: false,
+            app: None,
             comm: None,
         })
         .collect();
