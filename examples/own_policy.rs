@@ -98,6 +98,7 @@ impl Policy for SmallestFirst {
                     StartKind::Ahead
                 },
                 processors: None,
+                processes: None,
             });
         }
     }

@@ -31,6 +31,7 @@ fn jobs(seed: u64, n: usize, procs: u32, horizon: i64) -> Vec<JobSpec> {
                 home: None,
                 comm: None,
                 graph: None,
+                app: None,
             }
         })
         .collect();

@@ -19,6 +19,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
         user: None,
         injected: false,
         home: None,
+        app: None,
         comm: None,
         graph: None,
     }
@@ -372,6 +373,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         user: None,
         injected: false,
         home: None,
+        app: None,
         comm: None,
         graph: None,
     };

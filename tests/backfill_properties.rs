@@ -38,6 +38,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         };
@@ -54,6 +55,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
                     user: None,
                     injected: false,
                     home: None,
+                    app: None,
                     comm: None,
                     graph: None,
                 }

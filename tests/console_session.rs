@@ -191,6 +191,7 @@ fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
                 assignment: vec![(0, width)],
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
         }
         fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {

@@ -23,6 +23,7 @@ fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
         home: Some(site),
         comm: None,
         graph: None,
+        app: None,
     }
 }
 
@@ -40,6 +41,7 @@ fn gang(id: u64, submit: f64, size: u32, rt: f64) -> JobSpec {
         home: None,
         comm: None,
         graph: None,
+        app: None,
     }
 }
 

@@ -42,6 +42,7 @@ fn job(id: u64, submit: i64, runtime: i64, sigma: f64) -> JobSpec {
         user: None,
         injected: false,
         home: None,
+        app: None,
         comm: Some(CommNeed { pnbw: 0.75, sigma }),
         graph: None,
     }

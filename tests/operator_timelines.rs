@@ -68,6 +68,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 home: None,
+                app: None,
                 comm: None,
                 graph: None,
             }

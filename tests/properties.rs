@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::backfill::BackfillOrder;
+use schedscope::policy::fjt;
 use schedscope::policy::placement::PlacementName;
 use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
 use schedscope::workload::estimates::EstimateModel;
@@ -57,6 +58,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
                 user: None,
                 injected: false,
                 home: None,
+                app: None,
                 comm: None,
                 graph: None,
             }
@@ -276,11 +278,14 @@ fn check_wrong_estimates(
             ids.sort_unstable();
             let want: Vec<u64> = jobs.iter().map(|j| j.id).collect();
             prop_assert_eq!(&ids, &want, "{}: jobs that ended", label);
+            // Backfilling with aborts requeues expired backfilled jobs by
+            // its own rule, whatever the overrun setting.
+            let aborts_by_rule = [fjt::FJT4_BFA, fjt::FJT1_BFA].contains(&policy.name);
             for r in &recs {
                 prop_assert!(r.start >= r.submit && r.end >= r.start, "{}", label);
                 prop_assert!(!r.killed || on_overrun == OnOverrun::Kill, "{}", label);
                 prop_assert!(
-                    r.requeues == 0 || on_overrun == OnOverrun::Requeue,
+                    r.requeues == 0 || on_overrun == OnOverrun::Requeue || aborts_by_rule,
                     "{}",
                     label
                 );

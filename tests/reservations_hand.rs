@@ -69,6 +69,7 @@ impl Policy for Scripted {
                 assignment: vec![(0, job.size)],
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
         }
         for &k in view.queue {
@@ -81,6 +82,7 @@ impl Policy for Scripted {
                     assignment: vec![(0, job.size)],
                     kind: StartKind::Ahead,
                     processors: Some(vec![procs.clone()]),
+                    processes: None,
                 });
             }
         }
@@ -129,6 +131,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         })

@@ -46,7 +46,9 @@ impl Engine {
         // A job that asks for no particular components is split by the
         // policy: any widths of at least 1 that add up to its size.
         let flexible = job.components.is_empty();
-        if flexible {
+        if let Some(p) = d.processes {
+            Self::check_processes(job, p, &d.assignment)?;
+        } else if flexible {
             let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
             if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
                 return Err(Refusal::Split {
@@ -190,7 +192,10 @@ impl Engine {
             processors.push(got);
         }
         self.hidden[d.job.0].held = inside;
-        let rate = self.start_rate(d.job, &d.assignment);
+        let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
+        // The size first: a moldable job's processes load the links.
+        let fold = self.mold_start(d.job.0, d.processes, held);
+        let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
         self.links_changed();
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
@@ -201,6 +206,8 @@ impl Engine {
         job.jumped_ahead = d.kind == StartKind::Ahead;
         let h = &mut self.hidden[d.job.0];
         h.rate_since = now;
+        h.held_since = now;
+        h.held_run = 0.0;
         h.expired = false;
         job.estimated_end = now.saturating_add(span(job.estimate, rate));
         self.counters.started += 1;

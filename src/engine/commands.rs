@@ -162,6 +162,7 @@ impl Engine {
                             user: job.user,
                             injected: job.injected,
                             home: None,
+                            app: None,
                             comm: job.comm,
                             graph: None,
                         });
@@ -237,6 +238,7 @@ impl Engine {
             user: None,
             injected: true,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         })

@@ -24,6 +24,7 @@ impl Engine {
             runtime: spec.runtime,
             trace_estimate: spec.estimate,
             remaining: spec.runtime.0 as f64,
+            seq_estimate: estimate,
             ..Hidden::default()
         };
         let key = JobKey(self.jobs.insert(JobView {
@@ -45,6 +46,9 @@ impl Engine {
             requeues: 0,
             home: spec.home,
             known_end: None,
+            app: spec.app,
+            folds: 0,
+            expands: 0,
             comm: spec.comm,
             graph: spec.graph,
         }));
@@ -137,9 +141,11 @@ impl Engine {
     /// position; its work starts again from nothing.
     pub(super) fn requeue(&mut self, slot: usize) {
         self.forget_events(slot);
+        let held = self.held_this_run(slot);
+        self.hidden[slot].held_before += held;
+        self.lose_work(slot);
         self.release(slot);
         let job = &mut self.jobs[slot];
-        self.hidden[slot].held_before += job.size as f64 * (self.now - job.start).as_secs_f64();
         job.state = JobState::Queued;
         job.assignment.clear();
         job.processors.clear();
@@ -214,11 +220,12 @@ impl Engine {
     /// The job leaves the system now: done, or killed with work left.
     pub(super) fn finish(&mut self, slot: usize, killed: bool) {
         self.forget_events(slot);
+        let this_run = self.held_this_run(slot);
+        let moldable = self.mold_record(slot, this_run);
         self.release(slot);
         let job = self.jobs.remove(slot);
         let runtime = self.hidden[slot].runtime;
-        let held =
-            self.hidden[slot].held_before + job.size as f64 * (self.now - job.start).as_secs_f64();
+        let held = self.hidden[slot].held_before + this_run;
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
@@ -249,6 +256,7 @@ impl Engine {
             killed,
             requeues: job.requeues,
             held,
+            moldable,
         });
         self.dirty = true;
     }

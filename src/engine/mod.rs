@@ -25,7 +25,7 @@ pub use snapshot::{
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
 use crate::sched::Assignment;
-use crate::sched::rate::{job_rate, span};
+use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
     Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
@@ -57,6 +57,14 @@ struct Hidden {
     pending: u8,
     /// Processor-seconds held in runs that were aborted.
     held_before: f64,
+    /// Processor-seconds held in the current run up to `held_since`
+    /// (the widths change when a job is folded or expanded).
+    held_run: f64,
+    held_since: SimTime,
+    /// A moldable job's estimated sequential time, and the work done in
+    /// its aborted runs (seconds of unfolded run).
+    seq_estimate: SimTime,
+    work_lost: f64,
     /// The reservation the job runs inside, while it runs there.
     held: Option<u64>,
     /// The current run's estimate has run out and the policy heard of it:
@@ -142,6 +150,11 @@ pub struct Counters {
     /// Decisions of the policy the engine would not carry out.
     #[serde(skip_serializing_if = "is_zero")]
     pub refused: u64,
+    /// Running moldable jobs folded and expanded.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub folded: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub expanded: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -167,6 +180,9 @@ macro_rules! system_view {
         }
     };
 }
+
+// After the macro, which it uses.
+mod resize;
 
 pub struct Engine {
     now: SimTime,
@@ -492,6 +508,9 @@ impl Engine {
         self.dirty = false;
         self.tick_reservations();
         let requeue = self.requeue_expired();
+        if !self.running.is_empty() {
+            self.reshape();
+        }
         if requeue && !self.queue.is_empty() && !self.running.is_empty() {
             let mut aborts = std::mem::take(&mut self.aborts);
             aborts.clear();
@@ -556,7 +575,13 @@ impl Engine {
                 queue.truncate(kept);
             }
         }
+        let started = !decisions.is_empty();
         self.decisions = decisions;
+        if started && !self.running.is_empty() {
+            // Again once the starts are in: the queue may have emptied
+            // (folded jobs may grow back).
+            self.reshape();
+        }
         if requeue && let Some(t) = self.policy.recheck_at(&self.view()) {
             if t > self.now {
                 if self.wake != Some(t) {

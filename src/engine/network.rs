@@ -82,6 +82,7 @@ impl Engine {
                     &j.assignment,
                 )
                 .rate();
+                let rate = running_rate(rate, self.fold_factor(k.0));
                 (rate != j.rate).then_some((k, rate))
             })
             .collect();

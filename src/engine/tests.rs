@@ -16,6 +16,7 @@ fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
         user: None,
         injected: false,
         home: None,
+        app: None,
         comm: None,
         graph: None,
     }
@@ -294,6 +295,7 @@ mod protocol {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         }
@@ -372,6 +374,7 @@ mod protocol {
                 assignment,
                 kind: StartKind::Head,
                 processors,
+                processes: None,
             };
             out.push(Start {
                 job: JobKey(999),
@@ -464,6 +467,7 @@ mod flexible_split {
                         assignment: vec![(0, 3), (1, n)],
                         kind: StartKind::Head,
                         processors: None,
+                        processes: None,
                     });
                 }
                 out.push(Start {
@@ -471,6 +475,7 @@ mod flexible_split {
                     assignment: vec![(0, 3), (1, n - 3)],
                     kind: StartKind::Head,
                     processors: None,
+                    processes: None,
                 });
             }
         }
@@ -501,6 +506,7 @@ mod flexible_split {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         };

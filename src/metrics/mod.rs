@@ -6,6 +6,7 @@
 
 pub mod confidence;
 pub mod groups;
+pub mod moldable;
 
 pub use confidence::{Replicated, t_quantile_975};
 pub use groups::{GroupBounds, Grouping};
@@ -492,6 +493,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: size as f64 * (end - start) as f64,
+            moldable: None,
         }
     }
 

@@ -1,8 +1,10 @@
 //! Jobs as workloads describe them, and records of jobs that have ended.
 
+use super::moldable::{AppType, MoldRecord};
 use super::platform::ClusterIdx;
 use super::time::SimTime;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A job as a workload produces it, before it reaches the engine.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,6 +27,11 @@ pub struct JobSpec {
     /// The cluster (site) a local job belongs to: it may run there only.
     /// `None` for jobs any cluster may take.
     pub home: Option<ClusterIdx>,
+    /// A moldable job's application type: its size is chosen at start
+    /// from the type's allowed sizes (`size` is then the largest), and
+    /// `runtime` is its sequential time. `None` for a rigid job.
+    #[serde(skip)]
+    pub app: Option<Arc<AppType>>,
     /// What the job asks of the inter-cluster network, if anything (a
     /// job without it computes only: its links never slow it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,6 +97,9 @@ pub struct JobRecord {
     /// Processor-seconds the job held, its aborted runs included: what it
     /// took of the machine, whatever became of the work.
     pub held: f64,
+    /// A moldable job's type, size, folds and lost work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moldable: Option<MoldRecord>,
 }
 
 impl JobRecord {

@@ -2,9 +2,11 @@
 
 pub mod graph;
 pub mod job;
+pub mod moldable;
 pub mod platform;
 pub mod time;
 
 pub use job::{CommNeed, JobRecord, JobSpec, split_even};
+pub use moldable::{AppType, MoldRecord, SizeRule};
 pub use platform::{Cluster, ClusterIdx, Network, Platform};
 pub use time::SimTime;

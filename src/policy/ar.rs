@@ -298,6 +298,7 @@ impl Ar {
                         StartKind::Head
                     },
                     processors: Some(vec![procs]),
+                    processes: None,
                 });
                 continue;
             }
@@ -409,6 +410,7 @@ impl Policy for Ar {
                         assignment: vec![(0, procs.len() as u32)],
                         kind: StartKind::Ahead,
                         processors: Some(vec![procs.clone()]),
+                        processes: None,
                     });
                 }
             }

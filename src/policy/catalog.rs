@@ -4,7 +4,7 @@
 //! list: adding a policy is one entry here plus its own file.
 
 use super::coalloc::{CoAlloc, Strategy};
-use super::{Policy, ar, conservative, easy, fpfs, grid, pinned};
+use super::{Policy, ar, conservative, easy, fjt, fpfs, grid, pinned};
 use crate::model::{Platform, SimTime};
 use crate::sched::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PolicyBuilder, PolicyName, PolicySpec,
@@ -86,6 +86,26 @@ const MACHINES: Param = Param {
     title: "processors",
     hint: "pinned: one cluster only",
     kind: ParamKind::Machines,
+};
+
+const LONG_MIN: Param = Param {
+    key: "long_min",
+    title: "long min",
+    hint: "fewest processes of a long job",
+    kind: ParamKind::Count {
+        min: 1,
+        max: 4096,
+        default: 16,
+    },
+};
+const WINDOW: Param = Param {
+    key: "window",
+    title: "window",
+    hint: "when a backfilled job's window expires",
+    kind: ParamKind::Choice {
+        values: &fjt::WindowRule::WORDS,
+        default: "all-backfilled",
+    },
 };
 
 /// Every policy, in the order the picker lists them.
@@ -260,6 +280,46 @@ pub static POLICIES: &[PolicyEntry] = &[
                 order,
             )))
         },
+    },
+    PolicyEntry {
+        name: fjt::FIFO,
+        summary: "moldable jobs in arrival order, each at its largest allowed \
+                  size",
+        params: &[],
+        label: |_| "FIFO".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT4,
+        summary: "FJT sizes each moldable job at start; long jobs may start \
+                  folded up to 4 processes a processor and expand later",
+        params: &[LONG_MIN],
+        label: |_| "FJT4".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT4_BFA,
+        summary: "FJT4 with aggressive backfilling; a backfilled job whose \
+                  window expires is aborted and requeued",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT4+BFA".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT1_BFA,
+        summary: "FJT sizing without folding, aggressive backfilling with \
+                  aborts of expired backfilled jobs",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT1+BFA".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
+    },
+    PolicyEntry {
+        name: fjt::FJT1_BFM,
+        summary: "FJT sizing without folding, backfilling with malleability: \
+                  expired backfilled jobs are folded until the head fits",
+        params: &[LONG_MIN, WINDOW],
+        label: |_| "FJT1+BFM".to_string(),
+        build: |s, p| fjt::Fjt::build(s.clone(), p),
     },
 ];
 

@@ -115,6 +115,7 @@ impl CoAlloc {
                 assignment: a,
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
         }
     }
@@ -140,6 +141,7 @@ impl CoAlloc {
                 assignment: a,
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
             from += 1;
         }
@@ -209,6 +211,7 @@ impl CoAlloc {
                 assignment: a,
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
         }
     }

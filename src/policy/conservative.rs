@@ -517,6 +517,7 @@ impl Policy for Conservative {
                 assignment: slot.assignment.clone(),
                 kind,
                 processors: None,
+                processes: None,
             });
         }
         for d in out.iter() {

@@ -133,6 +133,7 @@ impl Easy {
                 assignment: a,
                 kind: StartKind::Head,
                 processors: None,
+                processes: None,
             });
             head += 1;
         }
@@ -262,6 +263,7 @@ impl Easy {
                 assignment: a,
                 kind: StartKind::Ahead,
                 processors: None,
+                processes: None,
             });
         }
     }

@@ -88,6 +88,7 @@ impl Policy for Fpfs {
                     StartKind::Ahead
                 },
                 processors: None,
+                processes: None,
             });
             if is_head {
                 head_idx = i + 1;

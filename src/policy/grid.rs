@@ -341,6 +341,7 @@ impl Grid {
             assignment,
             kind,
             processors: Some(vec![vec![p]]),
+            processes: None,
         });
     }
 
@@ -372,6 +373,7 @@ impl Grid {
             assignment,
             kind: StartKind::Head,
             processors: Some(parts.into_iter().map(|(_, ps)| ps).collect()),
+            processes: None,
         });
     }
 

@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod coalloc;
 pub mod conservative;
 pub mod easy;
+pub mod fjt;
 pub mod fpfs;
 pub mod grid;
 pub mod package_mip;

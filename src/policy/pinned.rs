@@ -71,6 +71,7 @@ fn decision(key: JobKey, w: u32, procs: Vec<u32>, kind: StartKind) -> Start {
         assignment: vec![(0, w)],
         kind,
         processors: Some(vec![procs]),
+        processes: None,
     }
 }
 

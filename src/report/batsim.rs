@@ -211,6 +211,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: 0.0,
+            moldable: None,
         }
     }
 

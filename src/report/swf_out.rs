@@ -123,6 +123,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: 0.0,
+            moldable: None,
         };
         let t = trace(&[r], &Platform::uniform(2, 4), &[]);
         let s = &t.records[0];

@@ -307,6 +307,7 @@ fn trace_jobs(
                     user: j.user,
                     injected: false,
                     home: None,
+                    app: None,
                     comm: None,
                     graph: None,
                 })
@@ -811,6 +812,7 @@ fn inline_job(
         user: job.user,
         injected: false,
         home: None,
+        app: None,
         comm: None,
         graph: None,
     })

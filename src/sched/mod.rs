@@ -24,9 +24,10 @@ pub use spec::{
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
 };
 
-use crate::model::{ClusterIdx, Platform, SimTime};
+use crate::model::{AppType, ClusterIdx, Platform, SimTime};
 use serde::Serialize;
 use slab::Slab;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A job's slot in the engine's job table. A slot is reused once its job
@@ -86,10 +87,38 @@ pub struct JobView {
     /// When the running job will end, for a policy that models a system
     /// where that is known ([`Policy::sees_running_ends`]); else `None`.
     pub known_end: Option<SimTime>,
+    /// A moldable job's type (allowed sizes, speedup model, long or
+    /// short); `None` for a rigid job. While such a job is queued, `size`
+    /// is its largest allowed size and `estimate` its estimated
+    /// *sequential* time; once started, `size` is the number of processes
+    /// chosen and `estimate` the estimate at that size
+    /// ([`AppType::time_at`]). The processors it holds are its
+    /// assignment's widths, fewer than `size` while folded.
+    pub app: Option<Arc<AppType>>,
+    /// Times this run was folded and expanded.
+    pub folds: u32,
+    pub expands: u32,
     /// Its need of the inter-cluster network, if any (see [`rate`]).
     pub comm: Option<crate::model::CommNeed>,
     /// The task graph it carries, if it is a graph job.
     pub graph: Option<std::sync::Arc<crate::model::graph::GraphJob>>,
+}
+
+impl JobView {
+    /// Processors held now (the assignment's widths).
+    pub fn held(&self) -> u32 {
+        self.assignment.iter().map(|&(_, w)| w).sum()
+    }
+
+    /// Processes per processor now: 1 unless folded.
+    pub fn mpl(&self) -> u32 {
+        let held = self.held();
+        if held == 0 {
+            1
+        } else {
+            self.size.div_ceil(held)
+        }
+    }
 }
 
 /// What a policy sees at a decision point.
@@ -181,6 +210,23 @@ pub struct Start {
     /// The processor indices to take, per assignment entry; `None` takes
     /// the lowest-numbered free ones.
     pub processors: Option<Vec<Vec<u32>>>,
+    /// A moldable job's number of processes, one of its type's allowed
+    /// sizes; the assignment's widths are the processors it gets (fewer
+    /// when it starts folded). `None` for a rigid job.
+    pub processes: Option<u32>,
+}
+
+/// Fold or expand a running moldable job: it keeps its processes and
+/// holds `processors` processors from now on (on its one cluster), at the
+/// rate [`rate::fold_rate`] gives. A fold keeps the named processors (or
+/// its lowest-numbered ones); an expansion adds the named free ones (or
+/// the lowest-numbered free ones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resize {
+    pub job: JobKey,
+    pub processors: u32,
+    /// The whole new set of processor indices, if the policy chooses.
+    pub chosen: Option<Vec<u32>>,
 }
 
 /// Abort a running job: it gives its processors back now and its work is
@@ -197,6 +243,7 @@ pub struct Abort {
 pub enum Decision {
     Start(Start),
     Abort(Abort),
+    Resize(Resize),
     /// Reserve processors over a window for named jobs (see [`reserve`]).
     Reserve(Reserve),
 }
@@ -252,6 +299,21 @@ pub enum Refusal {
         given: usize,
         wanted: u32,
     },
+    #[error("job {job} is rigid: it has no sizes to choose from and cannot be resized")]
+    NotMoldable { job: u64 },
+    #[error("job {job}: {processes} processes is not one of its allowed sizes")]
+    Size { job: u64, processes: u32 },
+    #[error(
+        "job {job}: {processes} processes on {processors} processors is a multiprogramming level above {max_mpl} (or more processors than processes)"
+    )]
+    Fold {
+        job: u64,
+        processes: u32,
+        processors: u32,
+        max_mpl: u32,
+    },
+    #[error("job {job} runs on more than one cluster: it cannot be resized")]
+    Spread { job: u64 },
     #[error(
         "job {job}: processor {processor} of cluster {cluster} is reserved (reservation {reservation}) inside the job's run"
     )]
@@ -369,6 +431,12 @@ pub trait Policy: Send {
     fn sees_running_ends(&self) -> bool {
         false
     }
+    /// Appends aborts and resizes (folds and expansions) to carry out now,
+    /// at every decision point with jobs running, before
+    /// [`Policy::schedule`] is asked for starts, and once more after
+    /// them when some started; the engine checks each.
+    /// Only [`Decision::Abort`] and [`Decision::Resize`] are taken here.
+    fn reshape(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Decision>) {}
 
     /// A time at which the policy must decide again even if nothing else
     /// happens then (the engine adds a wake-up event).

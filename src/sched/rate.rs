@@ -42,3 +42,44 @@ pub fn span(work: SimTime, rate: f64) -> SimTime {
 pub fn expected_span(platform: &Platform, estimate: SimTime, assignment: &Assignment) -> SimTime {
     span(estimate, job_rate(platform, assignment))
 }
+
+/// A running job's rate: the rate of where it is placed (its slowest
+/// cluster's speed, or the network model's `1/SD`) times the rate its
+/// folding leaves ([`fold_rate`], 1 for a job that is not folded). The two
+/// are independent: a folded job on a slow cluster is slowed by both.
+pub fn running_rate(placement: f64, fold: f64) -> f64 {
+    placement * fold
+}
+
+/// The rate of `processes` processes folded onto `processors` processors,
+/// relative to the unfolded run: `1/(f·(1+overhead))` with `f = ⌈p/q⌉`
+/// the processes on the busiest processor; 1 when not folded.
+pub fn fold_rate(processes: u32, processors: u32, overhead: f64) -> f64 {
+    let f = processes.div_ceil(processors.max(1));
+    if f <= 1 {
+        1.0
+    } else {
+        1.0 / (f as f64 * (1.0 + overhead.max(0.0)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_by_f_slows_by_f_and_the_overhead() {
+        assert_eq!(fold_rate(16, 16, 0.1), 1.0);
+        assert!((fold_rate(16, 4, 0.1) - 1.0 / 4.4).abs() < 1e-15);
+        assert!((fold_rate(16, 8, 0.0) - 0.5).abs() < 1e-15);
+        // 49 processes on 13 processors: 4 on the busiest.
+        assert!((fold_rate(49, 13, 0.0) - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn placement_and_folding_compose_by_product() {
+        assert_eq!(running_rate(1.0, 1.0), 1.0);
+        assert_eq!(running_rate(0.5, fold_rate(16, 8, 0.0)), 0.25);
+        assert_eq!(running_rate(2.0, fold_rate(16, 16, 0.1)), 2.0);
+    }
+}

@@ -140,6 +140,7 @@ pub fn parse(text: &str, name: &str) -> Result<BatsimWorkload, BatsimError> {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         });

@@ -173,6 +173,7 @@ impl Iterator for BlancoWorkload {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: Some(CommNeed {
                 pnbw: pnbw_of(self.p.bsbw, size),
                 sigma,

@@ -227,6 +227,7 @@ mod tests {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         }

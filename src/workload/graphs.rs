@@ -87,6 +87,7 @@ pub fn graph_job(p: &GraphStreamParams, seed: u64, i: u64, submit: SimTime) -> J
         home: None,
         comm: None,
         graph: Some(Arc::new(job)),
+        app: None,
     }
 }
 

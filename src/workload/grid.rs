@@ -186,6 +186,7 @@ impl Iterator for GridWorkload {
             home: (!gang).then_some(i as ClusterIdx),
             comm: None,
             graph: None,
+            app: None,
         })
     }
 }

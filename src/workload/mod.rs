@@ -7,6 +7,7 @@ pub mod estimates;
 pub mod graphs;
 pub mod grid;
 pub mod inline;
+pub mod moldable;
 pub mod ngubiri;
 pub mod rng;
 pub mod sizes;

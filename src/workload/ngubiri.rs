@@ -250,6 +250,7 @@ impl Iterator for NgubiriWorkload {
             user: None,
             injected: false,
             home: None,
+            app: None,
             comm: None,
             graph: None,
         })

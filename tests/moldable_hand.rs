@@ -1,0 +1,240 @@
+//! Hand-worked schedules of moldable jobs: the paper's Figure 1 (four jobs
+//! arriving at once, three short and one long) under FIFO, FJT4, aggressive
+//! backfilling with an abort and backfilling with malleability with a fold.
+//! Every start, fold, expansion and end is asserted.
+//!
+//! The machine has 8 processors and both types speed up linearly, so a run
+//! time is the sequential time over the processes. Short jobs admit 1, 2
+//! or 4 processes; the long job any size up to 8 and, under FJT, at least
+//! 6 (`long_min`). Folding by `f` runs at `1/(f·1.25)`. Job 3's estimate
+//! (32 s sequential, 8 s on 4) is under its work (64 s, 16 s on 4).
+
+use schedscope::engine::{Engine, EngineConfig};
+use schedscope::model::{AppType, Cluster, JobRecord, JobSpec, Platform, SimTime, SizeRule};
+use schedscope::policy::fjt::{self, WindowRule};
+use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::sched::ParamValue;
+use std::sync::Arc;
+
+fn app(name: &str, rule: SizeRule, cap: u32, long: bool) -> Arc<AppType> {
+    Arc::new(AppType {
+        name: name.into(),
+        sizes: rule.sizes(cap),
+        sequential: SimTime::from_secs(1),
+        long,
+        parallelism: 8.0,
+        sigma: 0.0,
+        fold_overhead: 0.25,
+        max_mpl: 4,
+    })
+}
+
+fn job(id: u64, t: &Arc<AppType>, seq: i64, est: i64) -> JobSpec {
+    JobSpec {
+        id,
+        submit: SimTime::ZERO,
+        size: t.largest(),
+        components: Vec::new(),
+        runtime: SimTime::from_secs(seq),
+        estimate: Some(SimTime::from_secs(est)),
+        user: None,
+        injected: false,
+        app: Some(t.clone()),
+        home: None,
+        graph: None,
+        comm: None,
+    }
+}
+
+fn figure_one() -> Vec<JobSpec> {
+    let short = app("short", SizeRule::PowerOfTwo, 4, false);
+    let long = app("long", SizeRule::Any, 8, true);
+    vec![
+        job(1, &short, 40, 40),
+        job(2, &long, 168, 168),
+        job(3, &short, 64, 32),
+        job(4, &short, 40, 40),
+    ]
+}
+
+/// What happened: each job's (id, start, end, processes, folds, expands)
+/// in seconds, and the folds and expansions as (time, job... ) events.
+struct Run {
+    jobs: Vec<(u64, f64, f64, u32, u32, u32)>,
+    records: Vec<JobRecord>,
+    /// (time, "fold" | "expand" | "abort")
+    events: Vec<(f64, &'static str)>,
+}
+
+fn run(name: PolicyName, window: WindowRule) -> Run {
+    let mut policy = PolicySpec {
+        name,
+        ..PolicySpec::default()
+    };
+    if name != fjt::FIFO {
+        policy.params.insert("long_min".into(), ParamValue::Int(6));
+    }
+    if name != fjt::FIFO && name != fjt::FJT4 {
+        policy
+            .params
+            .insert("window".into(), ParamValue::Text(window.as_str().into()));
+    }
+    let platform = Platform {
+        clusters: vec![Cluster {
+            name: "m".into(),
+            processors: 8,
+            speed: 1.0,
+        }],
+        split_overhead: 0.0,
+        network: None,
+    };
+    let mut e = Engine::new(
+        platform,
+        Box::new(figure_one().into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut events = Vec::new();
+    let mut last = e.counters();
+    let mut records = Vec::new();
+    while let Some(t) = e.step() {
+        let c = e.counters();
+        let t = t.as_secs_f64();
+        for _ in last.folded..c.folded {
+            events.push((t, "fold"));
+        }
+        for _ in last.expanded..c.expanded {
+            events.push((t, "expand"));
+        }
+        for _ in last.requeued..c.requeued {
+            events.push((t, "abort"));
+        }
+        last = c;
+        records.extend(e.drain_records());
+    }
+    e.check_conservation().expect("every job ended once");
+    assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
+    records.sort_by_key(|r| r.id);
+    let jobs = records
+        .iter()
+        .map(|r| {
+            let m = r.moldable.as_ref().unwrap();
+            (
+                r.id,
+                r.start.as_secs_f64(),
+                r.end.as_secs_f64(),
+                m.processes,
+                m.folds,
+                m.expands,
+            )
+        })
+        .collect();
+    Run {
+        jobs,
+        records,
+        events,
+    }
+}
+
+/// FIFO: each job at its largest size. The long job needs all 8
+/// processors and waits for job 1, leaving 4 idle for 10 s
+/// (fragmentation); jobs 3 and 4 follow it.
+#[test]
+fn figure_one_fifo() {
+    let r = run(fjt::FIFO, WindowRule::AllBackfilled);
+    assert_eq!(
+        r.jobs,
+        vec![
+            (1, 0.0, 10.0, 4, 0, 0),
+            (2, 10.0, 31.0, 8, 0, 0),
+            (3, 31.0, 47.0, 4, 0, 0),
+            (4, 31.0, 41.0, 4, 0, 0),
+        ]
+    );
+    assert!(r.events.is_empty());
+}
+
+/// FJT1+BFA: job 3 is backfilled into the 4 free processors (estimated to
+/// end at 8 s, before the long job's reservation at 10 s). It overruns;
+/// at 10 s job 1 ends, every running job is a backfilled one — the window
+/// has expired — and job 3 is aborted (10 s of work lost) so that job 2
+/// starts on 8. Job 3 runs again from the start at 31 s.
+#[test]
+fn figure_one_aggressive_backfilling_aborts() {
+    for window in [WindowRule::AllBackfilled, WindowRule::Estimate] {
+        let r = run(fjt::FJT1_BFA, window);
+        assert_eq!(
+            r.jobs,
+            vec![
+                (1, 0.0, 10.0, 4, 0, 0),
+                (2, 10.0, 31.0, 8, 0, 0),
+                (3, 31.0, 47.0, 4, 0, 0),
+                (4, 31.0, 41.0, 4, 0, 0),
+            ],
+            "{window:?}"
+        );
+        assert_eq!(r.events, vec![(10.0, "abort")]);
+        let m3 = r.records[2].moldable.as_ref().unwrap();
+        assert!((m3.work_lost - 10.0).abs() < 1e-9);
+        assert_eq!(r.records[2].requeues, 1);
+        // 4 processors for 10 s lost, then 4 for 16 s.
+        assert!((r.records[2].held - (40.0 + 64.0)).abs() < 1e-9);
+    }
+}
+
+/// FJT1+BFM: at 10 s job 3 is folded by 4 onto 1 processor instead, and
+/// job 2 starts at once on the 7 free (a smaller partition: 24 s). Job 3
+/// has 6 s of work left at rate 0.2. At 34 s job 2 ends, job 4 starts on
+/// 4 and the queue is empty: job 3 expands to 4 processors, with 1.2 s
+/// left (4.8 s done while folded), and ends at 35.2 s.
+#[test]
+fn figure_one_backfilling_with_malleability_folds() {
+    let r = run(fjt::FJT1_BFM, WindowRule::AllBackfilled);
+    assert_eq!(
+        r.jobs,
+        vec![
+            (1, 0.0, 10.0, 4, 0, 0),
+            (2, 10.0, 34.0, 7, 0, 0),
+            (3, 0.0, 35.2, 4, 1, 1),
+            (4, 34.0, 44.0, 4, 0, 0),
+        ]
+    );
+    assert_eq!(r.events, vec![(10.0, "fold"), (34.0, "expand")]);
+    let m3 = r.records[2].moldable.as_ref().unwrap();
+    assert_eq!(m3.work_lost, 0.0, "folding loses no work");
+    // 4 × 10 + 1 × 24 + 4 × 1.2 processor-seconds.
+    assert!(
+        (r.records[2].held - 68.8).abs() < 1e-6,
+        "{}",
+        r.records[2].held
+    );
+    // Every job waited less than under aggressive backfilling but job 4.
+    assert_eq!(r.records[1].wait(), SimTime::from_secs(10));
+}
+
+/// FJT4: the long job starts at once with 8 processes folded onto the 4
+/// free processors (rate 0.4); the short jobs run after job 1; when job 4
+/// ends at 36 s nothing waits and job 2 expands to 8, with 6.6 s of its
+/// 21 s left. With backfilling allowed (FJT4+BFA) nothing is left to
+/// backfill: the same schedule.
+#[test]
+fn figure_one_fjt4_starts_the_long_job_folded() {
+    for name in [fjt::FJT4, fjt::FJT4_BFA] {
+        let r = run(name, WindowRule::AllBackfilled);
+        assert_eq!(
+            r.jobs,
+            vec![
+                (1, 0.0, 10.0, 4, 0, 0),
+                (2, 0.0, 42.6, 8, 0, 1),
+                (3, 10.0, 26.0, 4, 0, 0),
+                (4, 26.0, 36.0, 4, 0, 0),
+            ],
+            "{name:?}"
+        );
+        assert_eq!(r.events, vec![(36.0, "expand")]);
+        let m2 = r.records[1].moldable.as_ref().unwrap();
+        // 4 processors for 36 s, then 8 for 6.6 s.
+        assert!((m2.partition - (144.0 + 52.8) / 42.6).abs() < 1e-9);
+    }
+}
