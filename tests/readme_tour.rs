@@ -195,7 +195,13 @@ fn every_tour_command_exits_as_the_readme_says_on_a_fresh_clone() {
     let o = run(&clone, "validate scenarios/*.toml");
     let out = String::from_utf8_lossy(&o.stdout);
     for line in out.lines() {
-        let needs_data = line.contains("scenarios/trace-") || line.contains("scenarios/batsim-");
+        let needs_data = [
+            "scenarios/trace-",
+            "scenarios/batsim-",
+            "scenarios/sulistio-",
+        ]
+        .iter()
+        .any(|p| line.contains(p));
         let expected = if needs_data { "missing " } else { "ok " };
         assert!(line.starts_with(expected), "{line}");
     }
