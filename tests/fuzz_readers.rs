@@ -397,4 +397,13 @@ fn fuzz_regressions() {
     // read as gzip and refused with a message, not a panic.
     let e = swf::read_from(&[0x1f, 0x8b, b'1', b' ', b'2'][..], "x").unwrap_err();
     assert!(e.to_string().contains("read error"), "{e}");
+    // Found by cargo-fuzz (fuzz/fuzz_targets/scenario.rs): a TOML error
+    // right after a character wider than one byte, where the message looks
+    // back for the key, cut that character in two and panicked.
+    let text =
+        "# The DAS2-fs1-2003-1\u{48c}runtime = \u{17}5.0\n\n[worfs,easy,9 \"firstirst-fit\"\n";
+    let e = Scenario::parse(text, "crash.toml", &base, &[]).unwrap_err();
+    assert!(e.to_string().contains("crash.toml"), "{e}");
+    let e = Scenario::parse("é = \u{17}", "wide.toml", &base, &[]).unwrap_err();
+    assert!(e.to_string().contains("wide.toml:1"), "{e}");
 }

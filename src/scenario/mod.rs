@@ -281,16 +281,23 @@ pub fn has_expectations(path: &Path) -> Result<bool, ScenarioError> {
 fn key_before(text: &str, at: usize) -> Option<&str> {
     let before = text.get(..at)?.trim_end();
     let before = before.strip_suffix('=')?.trim_end();
+    // After the last character that cannot be part of a key (which may be
+    // wider than one byte).
     let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let key = &before[start..];
     (!key.is_empty()).then_some(key)
 }
 
 /// Line and column (1-based) of a byte offset.
 pub fn locate(text: &str, origin: &str, span: Range<usize>) -> Location {
-    let start = span.start.min(text.len());
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
     let before = &text[..start];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
