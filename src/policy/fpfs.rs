@@ -174,14 +174,19 @@ mod tests {
         out.iter().map(|s| jobs[s.job.0].id).collect()
     }
 
-    #[test]
-    fn jumps_are_counted_for_the_job_at_the_head_only() {
-        let platform = Platform::uniform(1, 4);
-        let mut fpfs = Fpfs::new(
+    /// FPFS(1) with worst fit.
+    fn one_jump() -> Fpfs {
+        Fpfs::new(
             MaxJumps::Limit(1),
             Box::new(WorstFit),
             PolicySpec::default(),
-        );
+        )
+    }
+
+    #[test]
+    fn jumps_are_counted_for_the_job_at_the_head_only() {
+        let platform = Platform::uniform(1, 4);
+        let mut fpfs = one_jump();
         let mut jobs = Slab::new();
         // Head 2 (4 wide) cannot start; 3 jumps it once; 4 may not.
         let q = queue(&mut jobs, &[(2, 4), (3, 1), (4, 1)]);
@@ -199,11 +204,7 @@ mod tests {
     #[test]
     fn when_the_head_starts_the_next_job_is_the_head_with_no_jumps() {
         let platform = Platform::uniform(1, 4);
-        let mut fpfs = Fpfs::new(
-            MaxJumps::Limit(1),
-            Box::new(WorstFit),
-            PolicySpec::default(),
-        );
+        let mut fpfs = one_jump();
         let mut jobs = Slab::new();
         // 1 starts as the head; 2 is the head then and cannot start; 3
         // jumps it; 4 may not; 5 may not either.
