@@ -20,7 +20,8 @@ pub use commands::{
 
 pub use events::{Event, EventKind, EventQueue};
 pub use snapshot::{
-    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, QueueRow, RunningRow,
+    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, MAX_RESERVATIONS, QueueRow,
+    RunningRow,
 };
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
