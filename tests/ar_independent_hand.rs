@@ -100,10 +100,7 @@ fn run(independent: &str) -> BTreeMap<u64, (i64, i64)> {
             assert!(!rec.killed, "job {} killed", rec.id);
             out.insert(
                 rec.id,
-                (
-                    rec.start.as_secs_f64() as i64,
-                    rec.end.as_secs_f64() as i64,
-                ),
+                (rec.start.as_secs_f64() as i64, rec.end.as_secs_f64() as i64),
             );
         }
     }
@@ -112,12 +109,7 @@ fn run(independent: &str) -> BTreeMap<u64, (i64, i64)> {
     reserved.dedup();
     assert_eq!(
         reserved,
-        vec![(
-            vec![0, 1],
-            SimTime::ZERO,
-            SimTime::from_secs(20),
-            vec![G]
-        )]
+        vec![(vec![0, 1], SimTime::ZERO, SimTime::from_secs(20), vec![G])]
     );
     out
 }
