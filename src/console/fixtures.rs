@@ -90,6 +90,8 @@ pub fn snapshot() -> Snapshot {
         estimates: "exact".into(),
         estimate_model: crate::workload::estimates::EstimateModel::exact(),
         links: Vec::new(),
+        reservations: Vec::new(),
+        reservations_total: 0,
         queue: QueueSlice::whole(vec![
             QueueRow {
                 id: 20,
@@ -99,6 +101,7 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(50),
                 injected: false,
                 planned_start: None,
+                graph: None,
             },
             QueueRow {
                 id: 21,
@@ -108,6 +111,7 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(5),
                 injected: false,
                 planned_start: None,
+                graph: None,
             },
             QueueRow {
                 id: INJ2,
@@ -117,6 +121,7 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(60),
                 injected: true,
                 planned_start: None,
+                graph: None,
             },
         ]),
         running: vec![
@@ -133,6 +138,7 @@ pub fn snapshot() -> Snapshot {
                 jumped_ahead: false,
                 rate: 1.0,
                 slowdown: None,
+                graph: None,
                 expired: false,
             },
             RunningRow {
@@ -148,6 +154,7 @@ pub fn snapshot() -> Snapshot {
                 jumped_ahead: false,
                 rate: 1.0,
                 slowdown: None,
+                graph: None,
                 expired: true,
             },
         ],

@@ -20,7 +20,8 @@ pub use commands::{
 
 pub use events::{Event, EventKind, EventQueue};
 pub use snapshot::{
-    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, QueueRow, QueueSlice, QueueWindow,
+    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, MAX_RESERVATIONS, QueueRow,
+    QueueSlice, QueueWindow,
     RunningRow,
 };
 

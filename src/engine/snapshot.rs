@@ -1,9 +1,12 @@
 //! An immutable picture of the engine for the console and reports.
 
 use super::{Counters, Engine, JobState};
+use crate::model::graph::GraphJob;
 use crate::model::{ClusterIdx, SimTime};
+use crate::sched::ReservationView;
 use crate::sched::{BackfillView, PolicySpec, PolicyState};
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QueueRow {
@@ -16,6 +19,9 @@ pub struct QueueRow {
     /// When the policy plans to start the job (backfilling reservations),
     /// if it plans one.
     pub planned_start: Option<SimTime>,
+    /// The task graph a graph job carries (shared, not copied).
+    #[serde(skip)]
+    pub graph: Option<Arc<GraphJob>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,6 +44,9 @@ pub struct RunningRow {
     pub rate: f64,
     /// SP, SC and SD on a platform with a network.
     pub slowdown: Option<crate::sched::slowdown::Slowdown>,
+    /// The task graph a graph job carries (shared, not copied).
+    #[serde(skip)]
+    pub graph: Option<Arc<GraphJob>>,
 }
 
 /// One inter-cluster link: the bandwidth its co-allocated jobs ask for
@@ -73,6 +82,10 @@ pub struct ClusterView {
 /// The most cells a cluster's map has in a snapshot.
 pub const MAX_CELLS: u32 = 256;
 
+/// The most advance reservations a snapshot carries: the earliest ones
+/// in force (a pane draws a few rows of each).
+pub const MAX_RESERVATIONS: usize = crate::sched::SHOWN_RESERVATIONS;
+
 /// Processors of one cell of a cluster map.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CellView {
@@ -103,6 +116,11 @@ pub struct EngineSnapshot {
     /// Inter-cluster links, one per cluster to the central switch; empty
     /// where the platform has no network.
     pub links: Vec<LinkView>,
+    /// The advance reservations in force (granted, not over), earliest
+    /// start first, at most [`MAX_RESERVATIONS`] of them.
+    pub reservations: Vec<ReservationView>,
+    /// How many reservations are in force in all.
+    pub reservations_total: usize,
     pub done: bool,
 }
 
@@ -249,6 +267,7 @@ fn queue_row(e: &Engine, k: crate::sched::JobKey, planned: Option<SimTime>) -> Q
         estimate: j.estimate,
         injected: j.injected,
         planned_start: planned,
+        graph: j.graph.clone(),
     }
 }
 
@@ -317,6 +336,7 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
                         &j.assignment,
                     )
                 }),
+                graph: j.graph.clone(),
             }
         })
         .collect();
@@ -391,6 +411,15 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
                 })
                 .collect()
         }),
+        reservations: earliest_reservations(e.reservations()),
+        reservations_total: e.reservations().len(),
         done: e.is_done(),
     }
+}
+
+/// The first [`MAX_RESERVATIONS`] of `all` by start (then id).
+fn earliest_reservations(all: &[ReservationView]) -> Vec<ReservationView> {
+    let mut order: Vec<&ReservationView> = all.iter().collect();
+    order.sort_by_key(|r| (r.start, r.id));
+    order.into_iter().take(MAX_RESERVATIONS).cloned().collect()
 }

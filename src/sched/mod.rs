@@ -18,7 +18,9 @@ pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
-pub use reserve::{ReservationPlanView, ReservationView, Reserve, ReservedBlock};
+pub use reserve::{
+    ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
+};
 pub use spec::{
     BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
