@@ -423,15 +423,24 @@ impl Policy for Conservative {
         let overdue = self.by_start.first().is_some_and(|&(t, _, _)| t < now);
         let order = if compress || overdue {
             let order = self.scan_order(view);
+            // Only a reservation over a step with a count below zero can
+            // fail to hold: those lie between these bounds.
+            let negative = if taken {
+                profile.negative_bounds()
+            } else {
+                None
+            };
             for &i in &order {
                 let key = view.queue[i];
                 let Some(s) = self.slot(key) else {
                     continue;
                 };
                 let invalid = s.start < now
-                    || (taken && {
+                    || negative.is_some_and(|(lo, hi)| {
                         let to = s.start.saturating_add(s.span);
-                        !profile.holds(s.start, to, &s.assignment)
+                        to > lo
+                            && s.start.max(now) < hi
+                            && !profile.holds(s.start, to, &s.assignment)
                     });
                 if invalid {
                     let s = self.take_slot(key).expect("has one");

@@ -344,6 +344,27 @@ impl Profile {
         true
     }
 
+    /// The times between which some step has a count below zero (on any
+    /// cluster): from the first such step's start to the last one's end.
+    /// `None` when no count is below zero. Giving room back only raises
+    /// counts, so the bounds stay true (if loose) after releases.
+    pub fn negative_bounds(&self) -> Option<(SimTime, SimTime)> {
+        let c = self.clusters;
+        let row_neg = |k: usize| self.free[k * c..(k + 1) * c].iter().any(|&f| f < 0);
+        let n = self.times.len();
+        let first = (self.base..n).find(|&k| row_neg(k))?;
+        let last = (first..n)
+            .rev()
+            .find(|&k| row_neg(k))
+            .expect("first is one");
+        let end = if last + 1 < n {
+            self.times[last + 1]
+        } else {
+            SimTime::MAX
+        };
+        Some((self.times[first], end))
+    }
+
     fn fits_over(&self, k: usize, end: SimTime, a: &Assignment) -> bool {
         let mut j = k;
         while j < self.times.len() && (j == k || self.times[j] < end) {
