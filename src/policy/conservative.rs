@@ -283,27 +283,30 @@ impl Conservative {
     /// other reservation in place.
     fn compress_one(&mut self, view: &SystemView<'_>, profile: &mut Profile, key: JobKey) {
         let now = view.now;
-        let old = self.slot(key).expect("has a reservation").clone();
         if view.platform.clusters.len() == 1 {
-            let w = old.assignment[0].1;
+            let (start, span, w) = {
+                let s = self.slot(key).expect("has a reservation");
+                (s.start, s.span, s.assignment[0].1)
+            };
             // No step before its start has room for it: it cannot move
             // earlier (the common case deep in a long queue).
-            if profile.max_free_before(old.start) < w as i64 {
+            if profile.max_free_before(start) < w as i64 {
                 return;
             }
-            let own = (old.start, old.start.saturating_add(old.span), w);
-            if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own)) {
+            let own = (start, start.saturating_add(span), w);
+            if let Some(t) = profile.earliest_single(now, start, w, span, Some(own)) {
+                let mut slot = self.take_slot(key).expect("has a reservation");
                 self.released += 1;
-                profile.release(old.start, old.span, &old.assignment);
-                profile.reserve(t, old.span, &old.assignment);
-                self.take_slot(key);
-                self.put_slot(key, Slot { start: t, ..old });
+                profile.release(start, span, &slot.assignment);
+                profile.reserve(t, span, &slot.assignment);
+                slot.start = t;
+                self.put_slot(key, slot);
             }
             return;
         }
+        let old = self.take_slot(key).expect("has a reservation");
         self.released += 1;
         profile.release(old.start, old.span, &old.assignment);
-        self.take_slot(key);
         self.place(view, profile, key);
     }
 
