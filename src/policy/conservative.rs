@@ -128,7 +128,8 @@ impl Conservative {
     }
 
     /// The profile built afresh from the running jobs as held and the
-    /// reservations.
+    /// reservations (debug builds check the kept one against it).
+    #[cfg(debug_assertions)]
     fn fresh_profile(&self, now: SimTime, free: &[u32]) -> Profile {
         let mut changes: Vec<(SimTime, u16, i64)> =
             Vec::with_capacity(self.holding.len() + 2 * self.reserved);
@@ -562,11 +563,11 @@ impl Policy for Conservative {
         // Kept across decision points, the profile collects steps where
         // nothing changes any more (a moved reservation leaves its old
         // boundaries behind). They change no answer but every search
-        // walks them: build it afresh once the releases since the last
-        // build could have left a quarter of the steps stale.
+        // walks them: merge them away once the releases since the last
+        // time could have left a quarter of the steps stale.
         if self.released * 8 > profile.steps() + 256 {
             self.released = 0;
-            profile = self.fresh_profile(now, &free);
+            profile.compact();
         }
         self.profile = Some(profile);
     }

@@ -243,6 +243,30 @@ impl Profile {
         }
     }
 
+    /// Drops the past steps and every step whose counts equal the step
+    /// before it: the same free counts over time, in fewer steps (a kept
+    /// profile collects such steps as reservations move). No search
+    /// answer changes: an earliest start is always now or a time where
+    /// some count changes.
+    pub fn compact(&mut self) {
+        let c = self.clusters;
+        let mut kept = 0;
+        for k in self.base..self.times.len() {
+            if kept > 0 && self.free[k * c..(k + 1) * c] == self.free[(kept - 1) * c..kept * c] {
+                continue;
+            }
+            self.times[kept] = self.times[k];
+            self.free.copy_within(k * c..(k + 1) * c, kept * c);
+            kept += 1;
+        }
+        self.times.truncate(kept);
+        self.free.truncate(kept * c);
+        self.base = 0;
+        self.prefix_max.clear();
+        self.prefix_valid = 0;
+        self.block_valid = 0;
+    }
+
     /// Whether `other` describes the same free counts from now on (steps
     /// where nothing changes do not matter).
     pub fn same_counts(&self, other: &Profile) -> bool {
