@@ -257,6 +257,23 @@ impl QueueSlice {
     }
 }
 
+/// The row at queue position `i`; panics when the slice does not carry it
+/// (as indexing a `Vec` past its end does): use [`QueueSlice::get`] where
+/// it may not.
+impl std::ops::Index<usize> for QueueSlice {
+    type Output = QueueRow;
+
+    fn index(&self, i: usize) -> &QueueRow {
+        match self.get(i) {
+            Some(r) => r,
+            None => panic!(
+                "queue position {i} is not in the rows carried ({:?})",
+                self.window()
+            ),
+        }
+    }
+}
+
 fn queue_row(e: &Engine, k: crate::sched::JobKey, planned: Option<SimTime>) -> QueueRow {
     let j = &e.jobs[k.0];
     QueueRow {
