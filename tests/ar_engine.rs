@@ -189,3 +189,99 @@ proptest! {
         let _ = o.backfilled;
     }
 }
+
+/// An operator switches from `ar` to a policy that makes no reservations
+/// while reservations are in force, at a random moment: the reservations
+/// already made are still kept (the engine refuses the new policy's starts
+/// on reserved processors inside their windows), the graphs they hold
+/// still run, and every job and graph that arrived ends exactly once.
+#[test]
+fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
+    use schedscope::engine::Command;
+    use schedscope::sched::Machines;
+    let mut switched_with_reservations = 0;
+    let cases = [
+        (1u64, PolicyName::Fcfs, Machines::Counted),
+        (2, PolicyName::Easy, Machines::Counted),
+        (3, PolicyName::Conservative, Machines::Counted),
+        (4, PolicyName::new("fpfs"), Machines::Counted),
+        (5, PolicyName::Conservative, Machines::Pinned),
+        (6, PolicyName::Easy, Machines::Pinned),
+        (7, PolicyName::Conservative, Machines::Counted),
+        (8, PolicyName::Conservative, Machines::Counted),
+    ];
+    for (seed, to, machines) in cases {
+        let horizon = 6 * 3_600;
+        let procs = 16;
+        let source = WithGraphs::new(
+            Box::new(jobs(seed, 60, procs, horizon).into_iter()),
+            GraphStreamParams {
+                mean_interarrival: 150.0,
+                size: SizeClass::Gs7_12,
+                tpes: 4,
+                per_family: 5,
+                unit: 1.0,
+                until: SimTime::from_secs(horizon),
+            },
+            seed,
+        );
+        let spec = PolicySpec {
+            name: PolicyName::new("ar"),
+            ..PolicySpec::default()
+        };
+        let mut e = Engine::new(
+            Platform::uniform(1, procs),
+            Box::new(source),
+            &spec,
+            EngineConfig::default(),
+        )
+        .unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let at = SimTime::from_secs(rng.random_range(3_600..4 * 3_600));
+        let mut ids = HashSet::new();
+        let mut switched = false;
+        let mut checked = 0;
+        while e.step().is_some() {
+            let now = e.now();
+            if !switched && now >= at && !e.reservations().is_empty() {
+                e.apply(Command::SetPolicy {
+                    policy: PolicySpec {
+                        name: to,
+                        machines,
+                        ..PolicySpec::default()
+                    },
+                })
+                .unwrap();
+                switched = true;
+                switched_with_reservations += 1;
+            }
+            for r in e.reservations() {
+                if !(r.start <= now && now < r.finish) {
+                    continue;
+                }
+                for (id, on) in e.running_processors() {
+                    if r.holds(id) {
+                        continue;
+                    }
+                    for (_, ps) in on {
+                        assert!(
+                            ps.iter().all(|p| !r.processors.contains(p)),
+                            "{to:?}: job {id} on {ps:?} inside reservation {} at {now}",
+                            r.id
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            for rec in e.drain_records() {
+                assert!(ids.insert(rec.id), "{to:?}: job {} ended twice", rec.id);
+                assert!(!rec.killed, "{to:?}: job {} killed", rec.id);
+            }
+        }
+        assert!(switched, "{to:?}: no reservation was in force after {at}");
+        e.check_conservation().unwrap();
+        assert_eq!(ids.len() as u64, e.counters().arrived, "{to:?}");
+        assert!(checked > 0, "{to:?}: no job ran beside a reservation");
+    }
+    assert_eq!(switched_with_reservations, cases.len());
+}

@@ -75,6 +75,9 @@ pub struct Conservative {
     wake: Option<SimTime>,
     order: Vec<usize>,
     plan: BackfillView,
+    /// Whether the engine held advance reservations at the last decision
+    /// point (see `forget`).
+    saw_reservations: bool,
 }
 
 impl Conservative {
@@ -94,7 +97,27 @@ impl Conservative {
             wake: None,
             order: Vec::new(),
             plan: BackfillView::default(),
+            saw_reservations: false,
         }
+    }
+
+    /// Drops the kept profile and every reservation of queued jobs: the
+    /// next decision point plans afresh from the processors free then.
+    /// Advance reservations the engine holds (made by a policy this one
+    /// replaced mid-run) take processors from the free pool and give them
+    /// back at their windows' edges without any job starting or ending, so
+    /// a kept profile cannot follow them; while any is held, and at the
+    /// first decision point after the last one is over, the plan is made
+    /// afresh.
+    fn forget(&mut self) {
+        self.profile = None;
+        self.slots.clear();
+        self.reserved = 0;
+        self.by_start.clear();
+        self.held.clear();
+        self.holding.clear();
+        self.released = 0;
+        self.wake = None;
     }
 
     fn slot(&self, key: JobKey) -> Option<&Slot> {
@@ -389,6 +412,11 @@ impl Policy for Conservative {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let now = view.now;
+        let reservations = !view.reservations.is_empty();
+        if reservations || self.saw_reservations {
+            self.forget();
+        }
+        self.saw_reservations = reservations;
         // What changed since the last decision point: a job that ended
         // before its expected end frees room (reservations may move
         // earlier); one that outlived its estimate takes room (they may
