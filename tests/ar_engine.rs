@@ -48,6 +48,12 @@ struct Outcome {
     backfilled: u64,
 }
 
+/// A reservation's window has begun: the engine took its processors, or
+/// the instant it begins at is over.
+fn inside(r: &schedscope::sched::ReservationView, now: SimTime) -> bool {
+    r.active || now > r.start
+}
+
 fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
     let horizon = 6 * 3_600;
     let source = WithGraphs::new(
@@ -82,7 +88,11 @@ fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
     while e.step().is_some() {
         let now = e.now();
         for r in e.reservations() {
-            if !(r.start <= now && now < r.finish) {
+            // Inside its window once the engine has settled the instant
+            // the window begins at (it takes the processors then, ending
+            // what still runs on them; a job due to end at that instant
+            // may still be listed until its end event is handled).
+            if !(inside(r, now) && now < r.finish) {
                 continue;
             }
             for (id, on) in e.running_processors() {
@@ -256,7 +266,11 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
                 switched_with_reservations += 1;
             }
             for r in e.reservations() {
-                if !(r.start <= now && now < r.finish) {
+                // Inside its window once the engine has settled the instant
+                // the window begins at (it takes the processors then, ending
+                // what still runs on them; a job due to end at that instant
+                // may still be listed until its end event is handled).
+                if !(inside(r, now) && now < r.finish) {
                     continue;
                 }
                 for (id, on) in e.running_processors() {
