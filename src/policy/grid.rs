@@ -40,8 +40,8 @@ use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemVie
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
 use crate::sched::{
-    Abort, ElapsedReading, GridRules, IdleReading, JobState, JobView, PolicyName, QueuePick,
-    WideRule,
+    Abort, ElapsedReading, GridProcView, GridRules, GridStateView, IdleReading, JobState, JobView,
+    PolicyName, QueuePick, WideRule,
 };
 use crate::workload::rng::stream_number;
 use rand::RngExt;
@@ -811,8 +811,53 @@ impl Policy for Grid {
         widths.iter().sum::<u32>() <= free.iter().sum::<u32>()
     }
 
-    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-        PolicyState::Idle
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        let id = |k: JobKey| view.jobs.get(k.0).map_or(0, |j| j.id);
+        let sites = self
+            .sites
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|p| GridProcView {
+                        running: p.exec.map(|e| id(e.key)),
+                        depth: p.queue.len() as u32,
+                        head: p.queue.front().map(|e| match *e {
+                            Entry::Local(k) => (id(k), false),
+                            Entry::Gang(k) => (id(k), true),
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        let waiting = self
+            .dispatched
+            .iter()
+            .map(|d| {
+                let a = d
+                    .parts
+                    .iter()
+                    .map(|(s, ps)| (*s as ClusterIdx, ps.len() as u32))
+                    .collect();
+                (id(d.key), a)
+            })
+            .collect();
+        let split = view
+            .running
+            .iter()
+            .map(|&k| view.job(k))
+            .filter(|j| j.assignment.len() > 1)
+            .map(|j| (j.id, j.assignment.clone()))
+            .collect();
+        PolicyState::Grid(Box::new(GridStateView {
+            sites,
+            grid_queue: self
+                .grid_queue
+                .iter()
+                .map(|&k| (id(k), view.job(k).size))
+                .collect(),
+            waiting,
+            split,
+        }))
     }
 
     fn sees_running_ends(&self) -> bool {
