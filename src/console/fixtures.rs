@@ -2,7 +2,7 @@
 
 use super::snapshot::{History, Message, Snapshot, Speed};
 use crate::engine::{
-    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow,
+    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, QueueSlice, RunningRow,
 };
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
@@ -92,7 +92,7 @@ pub fn snapshot() -> Snapshot {
         links: Vec::new(),
         reservations: Vec::new(),
         reservations_total: 0,
-        queue: vec![
+        queue: QueueSlice::whole(vec![
             QueueRow {
                 id: 20,
                 submit: s(60),
@@ -123,7 +123,7 @@ pub fn snapshot() -> Snapshot {
                 planned_start: None,
                 graph: None,
             },
-        ],
+        ]),
         running: vec![
             RunningRow {
                 id: 10,
@@ -220,13 +220,14 @@ pub fn snapshot() -> Snapshot {
 /// `engine` as a backfilling policy would show it: the head reserved at
 /// t = 130 s with 2 extra processors on c0, the injected job backfilled.
 pub fn with_backfill(mut engine: EngineSnapshot) -> EngineSnapshot {
-    engine.queue[0].planned_start = Some(s(130));
+    engine.queue.set_planned_start(0, Some(s(130)));
     engine.running[1].jumped_ahead = true;
     engine.backfill = Some(BackfillView {
         head: Some(20),
         shadow: Some(s(130)),
         extra: vec![2, 0],
         reservations: vec![(20, s(130))],
+        reserved: 1,
     });
     engine.policy_state = PolicyState::Idle;
     engine

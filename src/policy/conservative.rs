@@ -570,4 +570,10 @@ impl Policy for Conservative {
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
         backfill::reserved_plan(view, &self.plan, |k| self.slot(k).map(|s| s.start))
     }
+
+    fn plan_rows(&self, view: &SystemView<'_>, rows: &[JobKey]) -> Option<BackfillView> {
+        backfill::reserved_plan_rows(view, &self.plan, rows, self.reserved, |k| {
+            self.slot(k).map(|s| s.start)
+        })
+    }
 }

@@ -59,6 +59,20 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "user".to_string(),
         Value::Array(s.users.iter().map(row).collect()),
     );
+    let mut metrics = Map::new();
+    metrics.insert("overall".into(), Value::Object(overall));
+    metrics.insert("groups".into(), Value::Object(groups));
+    if !s.grid.is_empty() {
+        let mut grid = Map::new();
+        let mut ghw = Map::new();
+        for (name, r) in &s.grid {
+            put(&mut grid, &mut ghw, name, *r);
+        }
+        if !ghw.is_empty() {
+            grid.insert("half_width".into(), Value::Object(ghw));
+        }
+        metrics.insert("grid".into(), Value::Object(grid));
+    }
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();
@@ -85,10 +99,7 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "jobs": jobs,
         "warmup_jobs": scenario.file.run.warmup_jobs,
         "notes": scenario.facts().notes,
-        "metrics": {
-            "overall": Value::Object(overall),
-            "groups": Value::Object(groups),
-        },
+        "metrics": Value::Object(metrics),
     })
 }
 

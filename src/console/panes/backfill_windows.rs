@@ -74,10 +74,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         if !extra.is_empty() {
             lines.push(Line::raw(format!("extra processors: {}", extra.join(", "))));
         }
-        if bf.reservations.len() > 1 {
+        if bf.reserved > 1 {
             lines.push(Line::raw(format!(
                 "{} queued jobs hold reservations",
-                bf.reservations.len()
+                bf.reserved
             )));
         }
     } else if let PolicyState::Fpfs {
