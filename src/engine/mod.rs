@@ -21,8 +21,7 @@ pub use commands::{
 pub use events::{Event, EventKind, EventQueue};
 pub use snapshot::{
     CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, MAX_RESERVATIONS, QueueRow,
-    QueueSlice, QueueWindow,
-    RunningRow,
+    QueueSlice, QueueWindow, RunningRow,
 };
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
