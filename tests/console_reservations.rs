@@ -182,15 +182,13 @@ fn a_graph_jobs_detail_shows_its_schedule_as_a_gantt_chart() {
     c.run_to(1_000.0);
     let snap = c.session.snapshot();
     // The widest graph waiting (the first of them).
-    let i = (0..snap.engine.queue.len())
-        .filter(|&i| snap.engine.queue[i].graph.is_some())
-        .max_by_key(|&i| {
-            let g = snap.engine.queue[i].graph.as_ref().unwrap();
-            (g.width(), std::cmp::Reverse(i))
-        })
+    let (i, id, g) = snap
+        .engine
+        .queue
+        .rows()
+        .filter_map(|(i, q)| q.graph.clone().map(|g| (i, q.id, g)))
+        .max_by_key(|(i, _, g)| (g.width(), std::cmp::Reverse(*i)))
         .expect("a graph waits at 1,000 s");
-    let id = snap.engine.queue[i].id;
-    let g = snap.engine.queue[i].graph.clone().unwrap();
     let used = g.width() as usize;
     c.keys(&vec![KeyCode::Down; i]);
     c.keys(&[KeyCode::Enter]);

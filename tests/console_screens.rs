@@ -368,3 +368,25 @@ impl Console {
         self.app.update(Msg::Snapshot(Arc::new(s)));
     }
 }
+
+/// The two-site grid under approach 2: the head pane shows each
+/// processor's queue depth (gang-headed cells in the head colour), the
+/// grid queue with its gangs' sizes, gangs waiting on processor queues
+/// and gangs running split across the sites.
+#[test]
+fn grid_two_site_queues_at_80_by_24_and_100_by_30() {
+    for (w, h) in [(80, 24), (100, 30)] {
+        let sc = Scenario::load(std::path::Path::new("scenarios/grid-two-site.toml")).unwrap();
+        let mut c = Console::on(sc, w, h);
+        c.run_to(60);
+        let s = c.screen();
+        for want in ["Head & grid queues", "c0  ", "c1  ", " busy, "] {
+            assert!(s.contains(want), "{w}×{h}: {want} missing:\n{s}");
+        }
+        assert!(
+            s.contains("grid queue") || s.contains("waits ") || s.contains("split "),
+            "{w}×{h}:\n{s}"
+        );
+        insta::assert_snapshot!(format!("grid_two_site_{w}x{h}"), s);
+    }
+}

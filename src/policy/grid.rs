@@ -40,8 +40,8 @@ use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemVie
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
 use crate::sched::{
-    Abort, ElapsedReading, GridRules, IdleReading, JobState, JobView, PolicyName, QueuePick,
-    WideRule,
+    Abort, ElapsedReading, GridProcView, GridRules, GridStateView, IdleReading, JobState, JobView,
+    PolicyName, QueuePick, WideRule,
 };
 use crate::workload::rng::stream_number;
 use rand::RngExt;
@@ -107,6 +107,8 @@ pub struct Grid {
     /// Processors in the largest site.
     largest: usize,
     rng: Option<ChaCha8Rng>,
+    /// Reused for the candidate processors of a local job.
+    scratch: Vec<u32>,
 }
 
 impl Grid {
@@ -122,6 +124,7 @@ impl Grid {
             edits: 0,
             largest: 0,
             rng: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -173,6 +176,19 @@ impl Grid {
             .filter(|&p| self.sites[site][p].queue.is_empty())
             .map(|p| p as u32)
             .collect()
+    }
+
+    fn count_idle(&self, site: usize) -> usize {
+        (0..self.sites[site].len())
+            .filter(|&p| self.idle(site, p))
+            .count()
+    }
+
+    fn count_empty(&self, site: usize) -> usize {
+        self.sites[site]
+            .iter()
+            .filter(|p| p.queue.is_empty())
+            .count()
     }
 
     /// Idle processors of every site.
@@ -430,13 +446,20 @@ impl Grid {
 
     /// A site chosen at random among those that pass `ok`.
     fn random_site(&mut self, ok: impl Fn(&Grid, usize) -> bool) -> Option<usize> {
-        let sites: Vec<usize> = (0..self.sites.len()).filter(|&s| ok(self, s)).collect();
-        match sites.len() {
+        let mut n = 0;
+        let mut first = None;
+        for s in 0..self.sites.len() {
+            if ok(self, s) {
+                n += 1;
+                first = first.or(Some(s));
+            }
+        }
+        match n {
             0 => None,
-            1 => Some(sites[0]),
+            1 => first,
             n => {
                 let i = self.rng().random_range(0..n);
-                Some(sites[i])
+                (0..self.sites.len()).filter(|&s| ok(self, s)).nth(i)
             }
         }
     }
@@ -458,11 +481,11 @@ impl Grid {
             }
             return;
         }
-        if let Some(site) = self.random_site(|g, s| g.idle_procs(s).len() >= n) {
+        if let Some(site) = self.random_site(|g, s| g.count_idle(s) >= n) {
             let procs = self.idle_procs(site);
             let procs = procs[..n].to_vec();
             self.run_gang(view, key, vec![(site, procs)], out);
-        } else if let Some(site) = self.random_site(|g, s| g.empty_queues(s).len() >= n) {
+        } else if let Some(site) = self.random_site(|g, s| g.count_empty(s) >= n) {
             self.dispatch_site(view, key, site, out);
         } else if let Some(parts) = (self.split && j.components.is_empty())
             .then(|| Self::assign(j, &self.idle_all()))
@@ -484,10 +507,9 @@ impl Grid {
     ) {
         let est = view.job(key).estimate;
         let n = self.sites[site].len();
-        let now: Vec<u32> = (0..n)
-            .filter(|&p| self.may_start_local(view, site, p, est))
-            .map(|p| p as u32)
-            .collect();
+        let mut now = std::mem::take(&mut self.scratch);
+        now.clear();
+        now.extend((0..n as u32).filter(|&p| self.may_start_local(view, site, p as usize, est)));
         if !now.is_empty() {
             let i = if now.len() == 1 {
                 0
@@ -495,6 +517,7 @@ impl Grid {
                 self.rng().random_range(0..now.len())
             };
             let p = now[i];
+            self.scratch = now;
             let kind = if self.sites[site][p as usize].queue.is_empty() {
                 StartKind::Head
             } else {
@@ -505,17 +528,15 @@ impl Grid {
         }
         let load = |pr: &Proc| pr.queue.len() + pr.exec.is_some() as usize;
         let least = self.sites[site].iter().map(load).min().unwrap_or(0);
-        let shortest: Vec<usize> = (0..n)
-            .filter(|&p| load(&self.sites[site][p]) == least)
-            .collect();
-        let i = if shortest.len() == 1 {
+        now.extend((0..n as u32).filter(|&p| load(&self.sites[site][p as usize]) == least));
+        let i = if now.len() == 1 {
             0
         } else {
-            self.rng().random_range(0..shortest.len())
+            self.rng().random_range(0..now.len())
         };
-        self.sites[site][shortest[i]]
-            .queue
-            .push_back(Entry::Local(key));
+        let p = now[i] as usize;
+        self.scratch = now;
+        self.sites[site][p].queue.push_back(Entry::Local(key));
     }
 
     /// A processor with nothing running: its head starts, or a gang at the
@@ -584,14 +605,18 @@ impl Grid {
         while !self.grid_queue.is_empty() {
             // Step 1: a site with enough empty queues (for a gang no site
             // holds, under `wide = "queues"`: enough over several sites).
-            let empty = self.empty_all();
-            let most_empty = empty.iter().map(|v| v.len()).max().unwrap_or(0);
+            // The lists are built only for a gang no site holds.
+            let empty = std::cell::OnceCell::new();
+            let most_empty = (0..self.sites.len())
+                .map(|s| self.count_empty(s))
+                .max()
+                .unwrap_or(0);
             let queues_wide = self.rules.wide == WideRule::Queues;
             let step1 = self.largest(view, |j| {
                 if self.one_site(j) {
                     j.size as usize <= most_empty
                 } else {
-                    queues_wide && Self::assign(j, &empty).is_some()
+                    queues_wide && Self::assign(j, empty.get_or_init(|| self.empty_all())).is_some()
                 }
             });
             if let Some(i) = step1 {
@@ -600,7 +625,7 @@ impl Grid {
                 if self.one_site(j) {
                     let n = j.size as usize;
                     let site = self
-                        .random_site(|g, s| g.empty_queues(s).len() >= n)
+                        .random_site(|g, s| g.count_empty(s) >= n)
                         .expect("a site has the empty queues");
                     self.dispatch_site(view, key, site, out);
                 } else {
@@ -613,18 +638,19 @@ impl Grid {
             }
             // Step 2 (approach 2, and any gang no site holds): enough idle
             // processors over the sites.
-            let idle = self.idle_all();
-            let total: usize = idle.iter().map(|v| v.len()).sum();
+            let idle = std::cell::OnceCell::new();
+            let total: usize = (0..self.sites.len()).map(|s| self.count_idle(s)).sum();
             let step2 = self.largest(view, |j| {
                 if self.one_site(j) {
                     self.split && j.components.is_empty() && j.size as usize <= total
                 } else {
-                    Self::assign(j, &idle).is_some()
+                    Self::assign(j, idle.get_or_init(|| self.idle_all())).is_some()
                 }
             });
             if let Some(i) = step2 {
                 let key = self.grid_queue.remove(i);
-                let parts = Self::assign(view.job(key), &idle).expect("enough idle processors");
+                let idle = idle.get_or_init(|| self.idle_all());
+                let parts = Self::assign(view.job(key), idle).expect("enough idle processors");
                 self.run_gang(view, key, parts, out);
                 continue;
             }
@@ -785,8 +811,53 @@ impl Policy for Grid {
         widths.iter().sum::<u32>() <= free.iter().sum::<u32>()
     }
 
-    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-        PolicyState::Idle
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        let id = |k: JobKey| view.jobs.get(k.0).map_or(0, |j| j.id);
+        let sites = self
+            .sites
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|p| GridProcView {
+                        running: p.exec.map(|e| id(e.key)),
+                        depth: p.queue.len() as u32,
+                        head: p.queue.front().map(|e| match *e {
+                            Entry::Local(k) => (id(k), false),
+                            Entry::Gang(k) => (id(k), true),
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        let waiting = self
+            .dispatched
+            .iter()
+            .map(|d| {
+                let a = d
+                    .parts
+                    .iter()
+                    .map(|(s, ps)| (*s as ClusterIdx, ps.len() as u32))
+                    .collect();
+                (id(d.key), a)
+            })
+            .collect();
+        let split = view
+            .running
+            .iter()
+            .map(|&k| view.job(k))
+            .filter(|j| j.assignment.len() > 1)
+            .map(|j| (j.id, j.assignment.clone()))
+            .collect();
+        PolicyState::Grid(Box::new(GridStateView {
+            sites,
+            grid_queue: self
+                .grid_queue
+                .iter()
+                .map(|&k| (id(k), view.job(k).size))
+                .collect(),
+            waiting,
+            split,
+        }))
     }
 
     fn sees_running_ends(&self) -> bool {

@@ -351,6 +351,34 @@ pub enum PolicyState {
     Package(PackageView),
     /// The advance-reservation scheduler of task graphs.
     Reservations(Box<ReservationPlanView>),
+    /// The two-site grid: per-processor queues, the grid queue, split gangs.
+    Grid(Box<GridStateView>),
+}
+
+/// What the two-site grid shows the console.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GridStateView {
+    /// Per site (cluster), per processor.
+    pub sites: Vec<Vec<GridProcView>>,
+    /// Gangs in the grid queue (id, tasks), in arrival order.
+    pub grid_queue: Vec<(u64, u32)>,
+    /// Gangs on processor queues waiting for all their processors: (id,
+    /// tasks per site).
+    pub waiting: Vec<(u64, Assignment)>,
+    /// Running gangs split over sites: (id, tasks per site).
+    pub split: Vec<(u64, Assignment)>,
+}
+
+/// One processor of the two-site grid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GridProcView {
+    /// The job it runs.
+    pub running: Option<u64>,
+    /// Jobs in its queue.
+    pub depth: u32,
+    /// The job heading its queue, and whether it is a gang (waiting for its
+    /// other processors).
+    pub head: Option<(u64, bool)>,
 }
 
 /// PAS's last package: its jobs and where they went, the solve, and

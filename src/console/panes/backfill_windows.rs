@@ -22,6 +22,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
     let title = match &e.policy_state {
         PolicyState::Package(_) => " Head & package ",
+        PolicyState::Grid(_) => " Head & grid queues ",
         PolicyState::Reservations(_) => " Head & reservations ",
         _ => " Head & backfill ",
     };
@@ -118,6 +119,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         // Half the pane at most: the windows below keep the rest.
         let room = (inner.height as usize / 2).saturating_sub(lines.len());
         lines.extend(super::package::lines(p, snap, ctx, room));
+    }
+    if let PolicyState::Grid(g) = &e.policy_state {
+        // Most of the pane: the grid's state is why jobs wait here.
+        let room = (inner.height as usize * 3 / 4).saturating_sub(lines.len());
+        lines.extend(super::grid::lines(g, snap, ctx, room));
     }
     let plan = reservations::plan(snap);
     if let Some(p) = plan {

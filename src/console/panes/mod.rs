@@ -6,6 +6,7 @@ pub mod clusters;
 pub mod compare;
 pub mod detail;
 pub mod estimate_prompt;
+pub mod grid;
 pub mod groups;
 pub mod help;
 pub mod history;
