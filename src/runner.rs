@@ -149,6 +149,9 @@ pub struct ReplicatedSummary {
     pub groups: [Vec<ReplicatedRow>; 3],
     /// Per SWF user (empty without users).
     pub users: Vec<ReplicatedRow>,
+    /// The moldable figures (`long.response`, `moldable.folded` …), when
+    /// the runs had moldable jobs.
+    pub moldable: Vec<(String, Replicated)>,
 }
 
 /// The rows of one table over replications, matched by label (a label a
@@ -198,11 +201,23 @@ impl ReplicatedSummary {
         let overall = OVERALL_FIGURES.iter().map(|&n| (n, fig(n))).collect();
         let groups = Grouping::ALL.map(|g| replicate_rows(summaries, |s| &s.groups[g as usize]));
         let users = replicate_rows(summaries, |s| &s.users);
+        let moldable = if summaries.iter().any(|s| s.moldable.is_some()) {
+            crate::metrics::moldable::MoldableFigures::names()
+                .into_iter()
+                .map(|n| {
+                    let r = fig(&n);
+                    (n, r)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         ReplicatedSummary {
             replications: summaries.len(),
             overall,
             groups,
             users,
+            moldable,
         }
     }
 
@@ -218,6 +233,11 @@ impl ReplicatedSummary {
         let parts: Vec<&str> = name.split('.').collect();
         match parts.as_slice() {
             [n] | ["overall", n] => self.get(n),
+            ["long" | "short" | "moldable", _] => self
+                .moldable
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|&(_, r)| r),
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;

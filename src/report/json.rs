@@ -59,6 +59,12 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "user".to_string(),
         Value::Array(s.users.iter().map(row).collect()),
     );
+    let mut metrics = Map::new();
+    metrics.insert("overall".into(), Value::Object(overall));
+    metrics.insert("groups".into(), Value::Object(groups));
+    if !s.moldable.is_empty() {
+        metrics.insert("moldable".into(), moldable(&s.moldable));
+    }
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();
@@ -85,11 +91,41 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "jobs": jobs,
         "warmup_jobs": scenario.file.run.warmup_jobs,
         "notes": scenario.facts().notes,
-        "metrics": {
-            "overall": Value::Object(overall),
-            "groups": Value::Object(groups),
-        },
+        "metrics": Value::Object(metrics),
     })
+}
+
+/// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its
+/// half-widths.
+fn moldable(figures: &[(String, Replicated)]) -> Value {
+    let mut top = Map::new();
+    let mut top_hw = Map::new();
+    type Table = Map<String, Value>;
+    let mut classes: Vec<(&str, Table, Table)> = ["long", "short"]
+        .into_iter()
+        .map(|c| (c, Map::new(), Map::new()))
+        .collect();
+    for (name, r) in figures {
+        match name.split_once('.') {
+            Some(("moldable", n)) => put(&mut top, &mut top_hw, n, *r),
+            Some((c, n)) => {
+                if let Some((_, o, hw)) = classes.iter_mut().find(|(k, _, _)| *k == c) {
+                    put(o, hw, n, *r);
+                }
+            }
+            None => {}
+        }
+    }
+    for (c, mut o, hw) in classes {
+        if !hw.is_empty() {
+            o.insert("half_width".into(), Value::Object(hw));
+        }
+        top.insert(c.to_string(), Value::Object(o));
+    }
+    if !top_hw.is_empty() {
+        top.insert("half_width".into(), Value::Object(top_hw));
+    }
+    Value::Object(top)
 }
 
 /// Pretty JSON text with a final newline.
