@@ -134,6 +134,9 @@ pub fn snapshot() -> Snapshot {
                 rate: 1.0,
                 slowdown: None,
                 expired: false,
+                fold: 1,
+                folds: 0,
+                requeues: 0,
             },
             RunningRow {
                 id: INJ1,
@@ -149,6 +152,9 @@ pub fn snapshot() -> Snapshot {
                 rate: 1.0,
                 slowdown: None,
                 expired: true,
+                fold: 1,
+                folds: 0,
+                requeues: 0,
             },
         ],
         clusters: vec![

@@ -15,6 +15,23 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+/// Under a moldable backfilling policy with the paper's window rule
+/// (`window = "all-backfilled"`), whether the window has expired: a job
+/// waits and every running job was backfilled.
+fn all_backfilled_expired(snap: &Snapshot) -> bool {
+    use crate::policy::fjt;
+    let e = &snap.engine;
+    let rule_applies = [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&e.policy.name)
+        && e.policy
+            .params
+            .get("window")
+            .is_none_or(|w| w.to_string().trim_matches('"') != "estimate");
+    rule_applies
+        && !e.queue.is_empty()
+        && !e.running.is_empty()
+        && e.running.iter().all(|r| r.jumped_ahead)
+}
+
 /// Width of the id column of the window rows.
 const ID_W: usize = 11;
 
@@ -120,6 +137,12 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     // Windows: each running job from now to its estimated end.
     let running = windows(snap);
+    if all_backfilled_expired(snap) {
+        lines.push(Line::styled(
+            format!("{EXPIRED} window expired: every running job was backfilled"),
+            ctx.alert(),
+        ));
+    }
     let horizon = running
         .iter()
         .map(|r| r.estimated_end)
@@ -219,6 +242,21 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                     ctx.fg(Color::Magenta),
                 ));
             }
+        }
+        if r.fold > 1 || r.folds > 0 {
+            spans.push(Span::styled(
+                match r.fold {
+                    1 => format!(" folded {}× (expanded)", r.folds),
+                    f => format!(" folded ×{f}"),
+                },
+                ctx.alert(),
+            ));
+        }
+        if r.requeues > 0 {
+            spans.push(Span::styled(
+                format!(" aborted {}×", r.requeues),
+                ctx.alert(),
+            ));
         }
         let mut line = Line::from(spans);
         if focused && i == selected {

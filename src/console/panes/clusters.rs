@@ -161,6 +161,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .filter(|r| r.injected)
         .map(|r| r.id)
         .collect();
+    // A folded job's cells show its fold f (processes per processor).
+    let folded: std::collections::HashMap<u64, u32> = snap
+        .engine
+        .running
+        .iter()
+        .filter(|r| r.fold > 1)
+        .map(|r| (r.id, r.fold))
+        .collect();
     let mut lines = Vec::new();
     for c in clusters {
         let mut spans = vec![
@@ -174,6 +182,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         for d in gather(c, per) {
             match d.job {
                 Some(id) if d.busy > 0 => {
+                    if let Some(f) = folded.get(&id) {
+                        spans.push(Span::styled(fold_glyph(*f), ctx.job(id)));
+                        continue;
+                    }
                     let glyph = if injected.contains(&id) {
                         INJECTED
                     } else if d.busy < d.size {
@@ -204,7 +216,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         lines.push(Line::from(spans));
     }
     if (inner.height as usize) > clusters.len() {
-        let items: Vec<String> = if per == 1 {
+        let mut items: Vec<String> = if per == 1 {
             vec![
                 format!("{BUSY} colour = job"),
                 format!("{FREE} free"),
@@ -218,6 +230,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 format!("{INJECTED} injected"),
             ]
         };
+        if let Some(f) = folded.values().max() {
+            items.push(format!("{} folded ×f", fold_glyph(*f)));
+        }
         // Two spaces between items where they fit, else one.
         let wide = items.join("  ");
         let legend = if wide.chars().count() <= inner.width as usize {
@@ -228,6 +243,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         lines.push(Line::styled(legend, ctx.dim()));
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
+}
+
+/// The cell of a job folded `f` times: its fold as a digit (`+` past 9).
+fn fold_glyph(f: u32) -> String {
+    match f {
+        2..=9 => f.to_string(),
+        _ => "+".to_string(),
+    }
 }
 
 fn truncate(s: &str, w: usize) -> String {
