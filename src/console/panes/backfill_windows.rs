@@ -211,6 +211,38 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             mark,
             Span::styled(format!("{id:>w$} ", w = ID_W - 1), ctx.job(r.id)),
         ];
+        // What follows the window: backfilled, folded, aborted. A long
+        // window is cut short so that these stay on screen.
+        let mut tail: Vec<Span> = Vec::new();
+        if !r.expired && r.jumped_ahead {
+            tail.push(Span::styled(
+                if e.backfill.is_some() {
+                    " backfilled"
+                } else {
+                    " jumped"
+                },
+                ctx.fg(Color::Magenta),
+            ));
+        }
+        if r.fold > 1 || r.folds > 0 {
+            tail.push(Span::styled(
+                match r.fold {
+                    1 => format!(" folded {}× (expanded)", r.folds),
+                    f => format!(" folded ×{f}"),
+                },
+                ctx.alert(),
+            ));
+        }
+        if r.requeues > 0 {
+            tail.push(Span::styled(
+                format!(" aborted {}×", r.requeues),
+                ctx.alert(),
+            ));
+        }
+        // Only a row with a fold or abort mark is cut (others draw as
+        // they always have).
+        let marked = r.fold > 1 || r.folds > 0 || r.requeues > 0;
+        let tail_w: usize = tail.iter().map(|s| s.content.chars().count()).sum();
         if r.expired {
             spans.push(Span::styled(
                 format!(
@@ -220,7 +252,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 ctx.alert(),
             ));
         } else {
+            let room = (inner.width as usize)
+                .saturating_sub(ID_W + 1 + tail_w)
+                .max(1);
             let n = col((r.estimated_end - now).as_secs_f64()).max(1);
+            let n = if marked { n.min(room) } else { n };
             let mut bar = String::new();
             for i in 0..bar_w.max(n) {
                 if i < n {
@@ -232,32 +268,8 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 }
             }
             spans.push(Span::styled(bar.trim_end().to_string(), ctx.job(r.id)));
-            if r.jumped_ahead {
-                spans.push(Span::styled(
-                    if e.backfill.is_some() {
-                        " backfilled"
-                    } else {
-                        " jumped"
-                    },
-                    ctx.fg(Color::Magenta),
-                ));
-            }
         }
-        if r.fold > 1 || r.folds > 0 {
-            spans.push(Span::styled(
-                match r.fold {
-                    1 => format!(" folded {}× (expanded)", r.folds),
-                    f => format!(" folded ×{f}"),
-                },
-                ctx.alert(),
-            ));
-        }
-        if r.requeues > 0 {
-            spans.push(Span::styled(
-                format!(" aborted {}×", r.requeues),
-                ctx.alert(),
-            ));
-        }
+        spans.extend(tail);
         let mut line = Line::from(spans);
         if focused && i == selected {
             line = line.style(Style::new().add_modifier(Modifier::REVERSED));
@@ -333,6 +345,37 @@ mod tests {
         assert_eq!(buf[(1, y)].symbol(), EXPIRED);
         // Job 10's window runs to its estimated end, 40 s from now.
         assert!(t.contains("10 ███"), "{t}");
+    }
+
+    #[test]
+    fn moldable_marks_folds_aborts_and_the_papers_expired_window() {
+        let mut snap = fixtures::snapshot();
+        snap.engine = fixtures::with_backfill(snap.engine);
+        snap.engine.policy.name = crate::policy::fjt::FJT1_BFM;
+        for r in &mut snap.engine.running {
+            r.jumped_ahead = true;
+        }
+        snap.engine.running[0].fold = 4;
+        snap.engine.running[0].folds = 1;
+        snap.engine.running[1].requeues = 2;
+        let area = Rect::new(0, 0, 70, 12);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(
+            t.contains("window expired: every running job was backfilled"),
+            "{t}"
+        );
+        assert!(t.contains("folded ×4"), "{t}");
+        assert!(t.contains("aborted 2×"), "{t}");
+        // With windows read as estimates the paper's rule does not apply.
+        snap.engine.policy.params.insert(
+            "window".into(),
+            crate::sched::ParamValue::Text("estimate".into()),
+        );
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        assert!(!text(&buf).contains("every running job"));
     }
 
     #[test]
