@@ -12,15 +12,22 @@ use schedscope::console::ui;
 use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
+use schedscope::sched::{PolicyName, PolicySpec};
 use std::hint::black_box;
 use std::sync::Arc;
 
-/// The default scenario at t = 600 s with the machine filled by one long
-/// job and 10,000 more jobs waiting behind it.
-fn long_queue() -> Session {
+/// The default scenario at t = 600 s under `policy` with the machine
+/// filled by one long job and `queued` more jobs waiting behind it.
+fn long_queue(policy: PolicyName, queued: usize) -> Session {
     let sc = Scenario::embedded_default();
     let mut s = Session::new(sc, 1, true).unwrap();
     s.advance_to(SimTime::from_secs(600), usize::MAX);
+    s.handle(Request::Apply(Command::SetPolicy {
+        policy: PolicySpec {
+            name: policy,
+            ..PolicySpec::default()
+        },
+    }));
     let job = |size, components: Vec<u32>, count| InjectJob {
         size,
         runtime: 1e6,
@@ -32,22 +39,31 @@ fn long_queue() -> Session {
         jobs: vec![job(100, vec![20; 5], 1)],
     }));
     // Small jobs take the processors left free until the big one starts.
-    while s.engine().queue_len() < 10_000 {
-        let more = 10_000 - s.engine().queue_len() as u32;
+    while s.engine().queue_len() < queued {
+        let more = (queued - s.engine().queue_len()) as u32;
         s.handle(Request::Apply(Command::InjectJobs {
             jobs: vec![job(1, vec![1], more)],
         }));
     }
     let n = s.engine().queue_len();
-    assert!(n >= 10_000, "{n} queued");
+    assert!(n >= queued, "{n} queued");
     s
 }
 
 fn bench(c: &mut Criterion) {
-    let mut session = long_queue();
-    c.bench_function("snapshot, 10k queued, 5x20", |b| {
-        b.iter(|| black_box(session.snapshot()))
-    });
+    for (policy, label) in [
+        (PolicyName::Fpfs, "fpfs"),
+        (PolicyName::Conservative, "conservative"),
+    ] {
+        for queued in [10_000, 100_000] {
+            let mut session = long_queue(policy, queued);
+            c.bench_function(
+                &format!("snapshot, {}k queued, 5x20, {label}", queued / 1000),
+                |b| b.iter(|| black_box(session.snapshot())),
+            );
+        }
+    }
+    let mut session = long_queue(PolicyName::Fpfs, 10_000);
     let snap = Arc::new(session.snapshot());
     let mut app = App::new(snap.clone());
     app.update(Msg::Snapshot(snap));

@@ -71,6 +71,34 @@ pub struct GridFigures {
     pub backfilled: u64,
 }
 
+/// The grid figures by name, in report order (`grid.<name>` in sweeps
+/// and the JSON summary).
+pub const GRID_FIGURES: [&str; 7] = [
+    "rt",
+    "sld",
+    "wrt",
+    "wsld",
+    "gangs_finished_pct",
+    "utilization",
+    "backfilled",
+];
+
+impl GridFigures {
+    /// A figure by its name in [`GRID_FIGURES`].
+    pub fn get(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "rt" => self.rt,
+            "sld" => self.sld,
+            "wrt" => self.wrt,
+            "wsld" => self.wsld,
+            "gangs_finished_pct" => self.gangs_finished_pct,
+            "utilization" => self.utilization,
+            "backfilled" => self.backfilled as f64,
+            _ => return None,
+        })
+    }
+}
+
 /// Runs one replication of `point` under `seed`.
 pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
     let mut platform = Platform::uniform(point.workload.sites as usize, point.per_site);
@@ -93,9 +121,7 @@ pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
     let source = GridWorkload::new(point.workload.clone(), seed);
     let mut engine =
         Engine::new(platform, Box::new(source), &policy, config).expect("grid policy builds");
-    let (mut n_local, mut rt, mut sld) = (0u64, 0.0, 0.0);
-    let (mut w, mut wrt, mut wsld, mut gangs_done) = (0.0, 0.0, 0.0, 0u64);
-    let mut held = 0.0;
+    let mut acc = GridAcc::default();
     let mut done = 0u64;
     while done < point.completed {
         if engine.step().is_none() {
@@ -103,38 +129,65 @@ pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
         }
         for r in engine.drain_records() {
             done += 1;
-            held += r.held;
-            let resp = r.response().as_secs_f64();
-            let service = r.elapsed().as_secs_f64().max(1e-6);
-            // Locals have one task; the workload's gangs have 2 or more.
-            if r.size == 1 {
-                n_local += 1;
-                rt += resp;
-                sld += resp / service;
-            } else {
-                let p = r.size as f64;
-                gangs_done += 1;
-                w += p;
-                wrt += p * resp;
-                wsld += p * resp / service;
-            }
+            acc.record(&r);
         }
     }
-    let end = engine.now().as_secs_f64();
-    let total = point.per_site as f64 * point.workload.sites as f64;
-    held += engine.running_held();
-    let c = engine.counters();
-    // Arrived gangs: all arrivals minus the local ones (finished or not).
-    let arrived_locals = n_local as f64 + local_in_system(&engine);
-    let arrived_gangs = c.arrived as f64 - arrived_locals;
-    GridFigures {
-        rt: rt / n_local.max(1) as f64,
-        sld: sld / n_local.max(1) as f64,
-        wrt: wrt / w.max(1.0),
-        wsld: wsld / w.max(1.0),
-        gangs_finished_pct: 100.0 * gangs_done as f64 / arrived_gangs.max(1.0),
-        utilization: held / (total * end.max(1e-9)),
-        backfilled: c.started_ahead,
+    acc.figures(&engine)
+}
+
+/// The grid figures of one run, folded in job by job.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GridAcc {
+    n_local: u64,
+    rt: f64,
+    sld: f64,
+    /// Gang weight (processors) and weighted sums.
+    w: f64,
+    wrt: f64,
+    wsld: f64,
+    gangs_done: u64,
+    held: f64,
+}
+
+impl GridAcc {
+    /// Folds in one finished job: a local job has one task, the workload's
+    /// gangs 2 or more.
+    pub fn record(&mut self, r: &crate::model::JobRecord) {
+        self.held += r.held;
+        let resp = r.response().as_secs_f64();
+        let service = r.elapsed().as_secs_f64().max(1e-6);
+        if r.size == 1 {
+            self.n_local += 1;
+            self.rt += resp;
+            self.sld += resp / service;
+        } else {
+            let p = r.size as f64;
+            self.gangs_done += 1;
+            self.w += p;
+            self.wrt += p * resp;
+            self.wsld += p * resp / service;
+        }
+    }
+
+    /// The figures at the engine's present time (the jobs still running
+    /// count for utilization up to now).
+    pub fn figures(&self, engine: &Engine) -> GridFigures {
+        let end = engine.now().as_secs_f64();
+        let total = engine.platform().total_processors() as f64;
+        let held = self.held + engine.running_held();
+        let c = engine.counters();
+        // Arrived gangs: all arrivals minus the local ones (finished or not).
+        let arrived_locals = self.n_local as f64 + local_in_system(engine);
+        let arrived_gangs = c.arrived as f64 - arrived_locals;
+        GridFigures {
+            rt: self.rt / self.n_local.max(1) as f64,
+            sld: self.sld / self.n_local.max(1) as f64,
+            wrt: self.wrt / self.w.max(1.0),
+            wsld: self.wsld / self.w.max(1.0),
+            gangs_finished_pct: 100.0 * self.gangs_done as f64 / arrived_gangs.max(1.0),
+            utilization: held / (total * end.max(1e-9)),
+            backfilled: c.started_ahead,
+        }
     }
 }
 

@@ -29,6 +29,8 @@ pub struct ReplicationResult {
     pub summary: Summary,
     pub counters: Counters,
     pub records: Vec<JobRecord>,
+    /// The two-site grid's figures, for a `grid` workload.
+    pub grid: Option<crate::grid_study::GridFigures>,
 }
 
 /// All replications of one run, in replication order.
@@ -53,9 +55,19 @@ pub fn run_replication(
     let mut engine = scenario.build_engine(seed, false)?;
     let mut metrics = scenario.new_metrics();
     let mut records = Vec::new();
+    let mut grid = scenario
+        .facts()
+        .grid
+        .is_some()
+        .then(crate::grid_study::GridAcc::default);
+    // With `[run] completions`, the run ends as soon as that many jobs
+    // have completed, so records are read after every event.
+    let stop = scenario.file.run.completions.map(|n| n.0 as u64);
+    let chunk = if stop.is_some() { 1 } else { CHUNK };
+    let mut done = 0u64;
     loop {
         let mut more = true;
-        for _ in 0..CHUNK {
+        for _ in 0..chunk {
             if engine.step().is_none() {
                 more = false;
                 break;
@@ -64,23 +76,32 @@ pub fn run_replication(
         let mut n = 0;
         for r in engine.drain_records() {
             metrics.record(&r);
+            if let Some(g) = grid.as_mut() {
+                g.record(&r);
+            }
             n += 1;
             if keep_records {
                 records.push(r);
             }
         }
-        progress.fetch_add(n, Ordering::Relaxed);
-        if !more {
+        done += n;
+        if n > 0 {
+            progress.fetch_add(n, Ordering::Relaxed);
+        }
+        if !more || stop.is_some_and(|s| done >= s) {
             break;
         }
     }
-    engine.check_conservation()?;
+    if stop.is_none_or(|s| done < s) {
+        engine.check_conservation()?;
+    }
     Ok(ReplicationResult {
         index,
         seed,
         summary: metrics.summary(),
         counters: engine.counters(),
         records,
+        grid: grid.map(|g| g.figures(&engine)),
     })
 }
 
@@ -152,6 +173,9 @@ pub struct ReplicatedSummary {
     /// The moldable figures (`long.response`, `moldable.folded` …), when
     /// the runs had moldable jobs.
     pub moldable: Vec<(String, Replicated)>,
+    /// The two-site grid's figures (empty unless the workload is `grid`),
+    /// in [`crate::grid_study::GRID_FIGURES`] order.
+    pub grid: Vec<(&'static str, Replicated)>,
 }
 
 /// The rows of one table over replications, matched by label (a label a
@@ -218,6 +242,7 @@ impl ReplicatedSummary {
             groups,
             users,
             moldable,
+            grid: Vec::new(),
         }
     }
 
@@ -238,6 +263,7 @@ impl ReplicatedSummary {
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|&(_, r)| r),
+            ["grid", n] => self.grid.iter().find(|(g, _)| g == n).map(|&(_, r)| r),
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
@@ -259,6 +285,21 @@ impl ReplicatedSummary {
 impl RunResult {
     pub fn summary(&self) -> ReplicatedSummary {
         let s: Vec<&Summary> = self.replications.iter().map(|r| &r.summary).collect();
-        ReplicatedSummary::of(&s)
+        let mut out = ReplicatedSummary::of(&s);
+        let grid: Vec<&crate::grid_study::GridFigures> = self
+            .replications
+            .iter()
+            .filter_map(|r| r.grid.as_ref())
+            .collect();
+        if !grid.is_empty() {
+            out.grid = crate::grid_study::GRID_FIGURES
+                .iter()
+                .map(|&n| {
+                    let xs: Vec<f64> = grid.iter().filter_map(|g| g.get(n)).collect();
+                    (n, Replicated::of(&xs))
+                })
+                .collect();
+        }
+        out
     }
 }

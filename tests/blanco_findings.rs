@@ -65,7 +65,7 @@ fn findings_under_the_default_readings() {
             let j = study("jpr", h, bsbw);
             let p = study("pas", h, bsbw);
             println!(
-                "H {h} BSBW {bsbw}: ART cbs {:.0} jpr {:.0} pas {:.0} · co-alloc cbs {:.2} jpr {:.2} pas {:.2} · jobs/package {:.2}",
+                "H {h} BSBW {bsbw}: ART cbs {:.0} jpr {:.0} pas {:.0} · co-alloc cbs {:.3} jpr {:.3} pas {:.3} · jobs/package {:.3}",
                 c.0, j.0, p.0, c.1, j.1, p.1, p.2
             );
             rows.push((h, bsbw, c, j, p));
@@ -93,49 +93,57 @@ fn findings_under_the_default_readings() {
         "JPR slows with BSBW"
     );
 
-    // 3. PAS at most CBS: holds at H = 10 %; at H = 90 % PAS is above
-    //    CBS (with the node limit of 300, several big packages end on an
-    //    incumbent or the fallback; with 2000 nodes PAS was below CBS at
-    //    BSBW 0.2, see the note in scenarios/README.md).
-    for b in [0.2, 1.0] {
-        let (_, _, c, _, p) = at(0.1, b);
-        assert!(p.0 <= c.0, "PAS ≤ CBS at H 10 % BSBW {b}");
-        let (_, _, c, _, p) = at(0.9, b);
-        assert!(
-            p.0 > c.0,
-            "not reproduced at H 90 % BSBW {b}: PAS above CBS"
-        );
+    // 3. PAS at most CBS: holds at every H and BSBW here (every package
+    //    solved to its optimum; with the program alone stopped at 300
+    //    nodes PAS was above CBS at H = 90 % on these seeds).
+    for h in [0.1, 0.9] {
+        for b in [0.2, 1.0] {
+            let (_, _, c, _, p) = at(h, b);
+            assert!(p.0 < c.0, "PAS below CBS at H {h} BSBW {b}");
+        }
     }
 
-    // 4. H = 90 %, BSBW < 0.6: the paper has PAS and JPR beating CBS. Ours
-    //    does not: both are above CBS (JPR piles jobs on the fast cluster
-    //    and co-allocates onto the slowest).
+    // 4. H = 90 %, BSBW < 0.6: the paper has PAS and JPR beating CBS. Ours:
+    //    PAS does; JPR does not on these seeds (it piles jobs on the fast
+    //    cluster and co-allocates onto the slowest; over 20 seeds it is
+    //    below CBS, see scenarios/README.md: seed-dependent).
     let (_, _, c, j, p) = at(0.9, 0.2);
-    assert!(
-        p.0 > c.0 && j.0 > c.0,
-        "not reproduced: CBS lowest at H 90 %"
-    );
+    assert!(p.0 < c.0, "PAS beats CBS at H 90 %");
+    assert!(j.0 > c.0, "not reproduced on these seeds: JPR above CBS");
 
-    // 5. Co-allocated share: JPR highest, CBS lowest, PAS between, PAS's
-    //    falling as BSBW rises.
+    // 5. Co-allocated share: JPR highest, CBS lowest, PAS between. PAS's
+    //    share falls as BSBW rises only slightly, at H = 90 %; at H = 10 %
+    //    it is flat (within a point). Below saturation many allocations tie
+    //    and PAS takes the one with the fewest co-allocated jobs.
     for &(h, b, c, j, p) in &rows {
         assert!(
             j.1 > p.1 && p.1 > c.1,
             "co-allocation order at H {h} BSBW {b}"
         );
     }
-    for h in [0.1, 0.9] {
-        assert!(
-            at(h, 0.2).4.1 > at(h, 1.0).4.1,
-            "PAS co-allocates less at H {h}"
-        );
-    }
+    assert!(
+        at(0.9, 0.2).4.1 > at(0.9, 1.0).4.1,
+        "PAS co-allocates less at H 90 %"
+    );
+    assert!(
+        (at(0.1, 0.2).4.1 - at(0.1, 1.0).4.1).abs() <= 0.01,
+        "not reproduced at H 10 %: flat"
+    );
 
-    // 6. Jobs per package: the paper sees them fall as BSBW rises. Ours
-    //    does not: the package is chosen by the selection function alone
-    //    (the jobs that fit), so BSBW moves it only through run lengths.
+    // 6. Jobs per package: the paper sees them fall as BSBW rises. Ours:
+    //    no at H = 10 % (the package is chosen by the selection function
+    //    alone, the jobs that fit, so BSBW moves it only through run
+    //    lengths); at H = 90 % it falls, by under 3 %.
+    assert!(
+        at(0.1, 1.0).4.2 >= at(0.1, 0.2).4.2,
+        "not reproduced at H 10 %"
+    );
+    assert!(at(0.9, 1.0).4.2 < at(0.9, 0.2).4.2, "falls at H 90 %");
+    assert!(
+        at(0.9, 1.0).4.2 > 0.97 * at(0.9, 0.2).4.2,
+        "by under 3 % at H 90 %"
+    );
     for h in [0.1, 0.9] {
-        assert!(at(h, 1.0).4.2 >= at(h, 0.2).4.2, "not reproduced at H {h}");
         assert!(at(h, 0.2).4.2 > 1.0, "packages hold more than one job");
     }
 }

@@ -330,27 +330,27 @@ fn blanco_pas_package_links_and_slowdown() {
         "Γ0.50",
         "▶link c24",
         " link c8 ",
-        "1.0 ms · run total: 1 node-limited, 1 fallback",
+        "1.0 ms · run total: 0 node-limited, 0 fallback",
     ] {
         assert!(s.contains(want), "{want} missing:\n{s}");
     }
     insta::assert_snapshot!("blanco_pas_3300", s);
-    c.keys(&[Char('b'), Char('b')]);
+    c.keys(&[Char('b')]);
     c.fixed_solve_time();
     let s = c.screen();
-    assert!(s.contains("▶link c16b"), "{s}");
+    assert!(s.contains("▶link c16a"), "{s}");
     c.keys(&[Char('B'), Char('B')]);
     c.fixed_solve_time();
     let s = c.screen();
-    assert!(s.contains("✓ link c16b bandwidth 0.5 → 0.25"), "{s}");
+    assert!(s.contains("✓ link c16a bandwidth 0.5 → 0.25"), "{s}");
     assert!(s.contains("/ 0.25"), "{s}");
     insta::assert_snapshot!("blanco_pas_link_quarter", s);
-    // The second window's job (co-allocated over c16a and c16b, whose link
-    // is now saturated): focus the windows, down one, Enter.
-    c.keys(&[Tab, Tab, KeyCode::Down, Enter]);
+    // The third window's job (co-allocated over c24 and c16a, whose link
+    // is now saturated): focus the windows, down two, Enter.
+    c.keys(&[Tab, Tab, KeyCode::Down, KeyCode::Down, Enter]);
     c.fixed_solve_time();
     let s = c.screen();
-    assert!(s.contains("clusters   c16a, c16b"), "{s}");
+    assert!(s.contains("clusters   c24, c16a"), "{s}");
     assert!(s.contains("SC 2.00"), "{s}");
     assert!(s.contains(" of dedicated speed"), "{s}");
     insta::assert_snapshot!("blanco_pas_job_detail", s);

@@ -5,7 +5,8 @@
 
 use proptest::prelude::*;
 use schedscope::model::{Cluster, CommNeed, Network, Platform};
-use schedscope::policy::package_mip::{PackageJob, objective, solve};
+use schedscope::policy::package_mip::{PackageJob, allocate, objective, solve};
+use schedscope::policy::package_search::search;
 use schedscope::sched::Assignment;
 use schedscope::sched::slowdown::pnbw_of;
 
@@ -157,6 +158,137 @@ proptest! {
             "mip {} exhaustive {best} for {jobs:?} on {free:?}", sol.objective
         );
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The exact search (what PAS runs first) finds the exhaustive optimum
+    /// and is never worse than the program stopped at a small node limit.
+    #[test]
+    fn the_search_finds_the_exhaustive_optimum_and_beats_a_limited_mip(
+        (p, base, free, jobs) in package(),
+        node_limit in prop::sample::select(vec![1u64, 5, 20, 300]),
+    ) {
+        let abw = p.network.as_ref().unwrap().abw.clone();
+        let found = search(&p, &abw, &base, &free, &jobs, u64::MAX);
+        prop_assert!(found.proved);
+        let mut used = [0u32; 4];
+        for (j, a) in jobs.iter().zip(&found.assignments) {
+            prop_assert_eq!(a.iter().map(|&(_, w)| w).sum::<u32>(), j.size);
+            for &(c, w) in a {
+                used[c as usize] += w;
+            }
+        }
+        prop_assert!(used.iter().zip(&free).all(|(u, f)| u <= f));
+        let value = objective(&p, &abw, &base, &jobs, &found.assignments);
+        let best = exhaustive(&p, &abw, &base, &free, &jobs);
+        prop_assert!(
+            (value - best).abs() <= 1e-6 * best.max(1.0),
+            "search {value} exhaustive {best} for {jobs:?} on {free:?}"
+        );
+        let limited = solve(&p, &abw, &base, &free, &jobs, node_limit);
+        prop_assert!(value <= limited.objective * (1.0 + 1e-9), "search {value} mip {}", limited.objective);
+        // PAS's allocation with a tiny search limit still never loses to
+        // the node-limited program.
+        let pas = allocate(&p, &abw, &base, &free, &jobs, 3, node_limit);
+        prop_assert!(pas.objective <= limited.objective * (1.0 + 1e-9));
+    }
+}
+
+/// 487 packages recorded from PAS runs with the program alone (node limit
+/// 300; H 10/50/90 %, BSBW 0.2–1.1, seeds 1–3): every package of two or
+/// more jobs and the first 100 of one job. The search is never worse than
+/// what the program gave, and better where the node limit had stopped it.
+#[test]
+fn recorded_packages_are_never_worse_than_the_limited_program() {
+    let (better, equal) = replay(&format!(
+        "{}/tests/pas_packages.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    assert_eq!(better + equal, 487);
+    assert!(better >= 40, "{better} better");
+}
+
+/// Replays a file of recorded packages (one JSON object a line: gamma,
+/// abw, base, free, jobs as [size, estimate, [pnbw, sigma] or null], obj =
+/// the node-limited program's objective) through the search:
+/// `PAS_CORPUS=packages.jsonl cargo test --release --test pas_mip replay -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn replay_recorded_packages() {
+    let path = std::env::var("PAS_CORPUS").expect("PAS_CORPUS names the file");
+    replay(&path);
+}
+
+fn replay(path: &str) -> (u32, u32) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut better, mut equal, mut count, mut unproved) = (0, 0, 0, 0);
+    let mut times = Vec::new();
+    let mut by_size: std::collections::BTreeMap<usize, (u32, f64, u64)> = Default::default();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let gamma: Vec<f64> = serde_json::from_value(v["gamma"].clone()).unwrap();
+        let abw: Vec<f64> = serde_json::from_value(v["abw"].clone()).unwrap();
+        let base: Vec<f64> = serde_json::from_value(v["base"].clone()).unwrap();
+        let free: Vec<u32> = serde_json::from_value(v["free"].clone()).unwrap();
+        type Raw = (u32, f64, Option<(f64, f64)>);
+        let raw: Vec<Raw> = serde_json::from_value(v["jobs"].clone()).unwrap();
+        let old = v["obj"].as_f64().unwrap();
+        let jobs: Vec<PackageJob> = raw
+            .iter()
+            .map(|&(size, estimate, c)| PackageJob {
+                size,
+                estimate,
+                comm: c.map(|(pnbw, sigma)| CommNeed { pnbw, sigma }),
+            })
+            .collect();
+        let p = Platform {
+            clusters: gamma
+                .iter()
+                .enumerate()
+                .map(|(i, &g)| Cluster {
+                    name: format!("c{i}"),
+                    processors: 64,
+                    speed: g,
+                })
+                .collect(),
+            split_overhead: 0.0,
+            network: Some(Network { abw: abw.clone() }),
+        };
+        let t = std::time::Instant::now();
+        let found = search(&p, &abw, &base, &free, &jobs, 200_000);
+        let dt = t.elapsed().as_secs_f64();
+        times.push(dt);
+        let e = by_size.entry(jobs.len()).or_default();
+        e.0 += 1;
+        e.1 += dt;
+        e.2 = e.2.max(found.work);
+        unproved += u32::from(!found.proved);
+        let new = objective(&p, &abw, &base, &jobs, &found.assignments);
+        count += 1;
+        assert!(
+            new <= old * (1.0 + 1e-9),
+            "search {new} > recorded {old}: {line}"
+        );
+        if new < old * (1.0 - 1e-9) {
+            better += 1;
+        } else {
+            equal += 1;
+        }
+    }
+    assert!(count > 0);
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{count} packages: {better} better, {equal} equal, {unproved} not proved; total {:.3} s, median {:.1} µs, max {:.1} ms",
+        times.iter().sum::<f64>(),
+        times[times.len() / 2] * 1e6,
+        times[times.len() - 1] * 1e3
+    );
+    for (m, (n, t, w)) in by_size {
+        println!("  {m} jobs: {n} packages, {:.3} s, max work {w}", t);
+    }
+    (better, equal)
 }
 
 #[test]

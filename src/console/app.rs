@@ -6,9 +6,9 @@ pub use super::inject_form::{INJECT_FIELDS, InjectForm};
 use super::keymap::{self, Action, Mode};
 use super::panes::help;
 pub use super::picker::PickerState;
-use super::session::Request;
+use super::session::{DEFAULT_WINDOW, Request};
 use super::snapshot::{Message, Snapshot};
-use crate::engine::{Command, QueueRow, RunningRow};
+use crate::engine::{Command, QueueRow, QueueWindow, RunningRow};
 use crate::metrics::Grouping;
 use crate::model::JobRecord;
 use crate::workload::estimates::EstimateModel;
@@ -170,7 +170,18 @@ pub struct App {
     /// [`LINK_STEPS`] `B` last set it to.
     pub start_abw: Vec<f64>,
     pub link_steps: Vec<usize>,
+    /// The queue rows and the job the driver was last asked to carry in
+    /// its snapshots (see [`Request::View`]).
+    pub asked: (QueueWindow, Option<u64>),
 }
+
+/// Queue rows either side of the selection the console asks snapshots to
+/// carry: more than any queue pane is tall, so scrolling stays within
+/// what the last snapshot carries until the next one arrives.
+const WINDOW_MARGIN: usize = 384;
+/// The rows either side of the selection a snapshot must carry (a pane
+/// of up to this many rows draws from the selection up or down).
+const WINDOW_NEED: usize = 256;
 
 impl App {
     pub fn new(snapshot: Arc<Snapshot>) -> App {
@@ -193,6 +204,7 @@ impl App {
             link: 0,
             start_abw,
             link_steps,
+            asked: (DEFAULT_WINDOW, None),
         }
     }
 
@@ -226,6 +238,37 @@ impl App {
     }
 
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut effects = self.apply(msg);
+        if !self.quit {
+            effects.extend(self.view_request());
+        }
+        effects
+    }
+
+    /// Asks the driver for other queue rows or another watched job when
+    /// the selection has moved near the edge of what snapshots carry, or a
+    /// job's detail opened or closed.
+    fn view_request(&mut self) -> Option<Effect> {
+        let job = match &self.overlay {
+            Overlay::Detail(d) => Some(d.id),
+            _ => None,
+        };
+        let (window, watched) = self.asked;
+        let need_from = self.selected.saturating_sub(WINDOW_NEED);
+        let covered = window.covers(need_from, self.selected + WINDOW_NEED - need_from);
+        if covered && watched == job {
+            return None;
+        }
+        let queue = if covered {
+            window
+        } else {
+            QueueWindow::around(self.selected, WINDOW_MARGIN)
+        };
+        self.asked = (queue, job);
+        Some(Effect::Send(Request::View { queue, job }))
+    }
+
+    fn apply(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Snapshot(s) => {
                 self.snapshot = s;
@@ -425,6 +468,14 @@ impl App {
                 self.focus = self.focus.down();
                 Vec::new()
             }
+            Action::Home if self.focus == Pane::Queue => {
+                self.selected = 0;
+                Vec::new()
+            }
+            Action::End if self.focus == Pane::Queue => {
+                self.selected = len.saturating_sub(1);
+                Vec::new()
+            }
             Action::Detail => {
                 match self.selected_job() {
                     Some(id) => {
@@ -562,7 +613,7 @@ pub fn windows(snap: &Snapshot) -> Vec<&RunningRow> {
 
 /// Where job `id` is in `snap`: queued, running, or recently ended.
 pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
-    if let Some(q) = snap.engine.queue.iter().find(|q| q.id == id) {
+    if let Some((_, q)) = snap.engine.queue.find(id) {
         return Some(JobInfo::Queued(q.clone()));
     }
     if let Some(r) = snap.engine.running.iter().find(|r| r.id == id) {
@@ -647,7 +698,15 @@ mod tests {
             (key('p'), vec![]),
             (key('i'), vec![]),
             (key('?'), vec![]),
-            (code(KeyCode::Enter), vec![]),
+            // The detail opens, and the driver is asked to carry the job
+            // wherever it waits.
+            (
+                code(KeyCode::Enter),
+                send(Request::View {
+                    queue: DEFAULT_WINDOW,
+                    job: Some(20),
+                }),
+            ),
         ];
         for (msg, want) in table {
             let mut a = app();

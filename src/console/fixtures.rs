@@ -2,7 +2,7 @@
 
 use super::snapshot::{History, Message, Snapshot, Speed};
 use crate::engine::{
-    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow,
+    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, QueueSlice, RunningRow,
 };
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
@@ -90,7 +90,9 @@ pub fn snapshot() -> Snapshot {
         estimates: "exact".into(),
         estimate_model: crate::workload::estimates::EstimateModel::exact(),
         links: Vec::new(),
-        queue: vec![
+        reservations: Vec::new(),
+        reservations_total: 0,
+        queue: QueueSlice::whole(vec![
             QueueRow {
                 id: 20,
                 submit: s(60),
@@ -99,6 +101,7 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(50),
                 injected: false,
                 planned_start: None,
+                graph: None,
             },
             QueueRow {
                 id: 21,
@@ -108,6 +111,7 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(5),
                 injected: false,
                 planned_start: None,
+                graph: None,
             },
             QueueRow {
                 id: INJ2,
@@ -117,8 +121,9 @@ pub fn snapshot() -> Snapshot {
                 estimate: s(60),
                 injected: true,
                 planned_start: None,
+                graph: None,
             },
-        ],
+        ]),
         running: vec![
             RunningRow {
                 id: 10,
@@ -133,6 +138,7 @@ pub fn snapshot() -> Snapshot {
                 jumped_ahead: false,
                 rate: 1.0,
                 slowdown: None,
+                graph: None,
                 expired: false,
                 fold: 1,
                 folds: 0,
@@ -151,6 +157,7 @@ pub fn snapshot() -> Snapshot {
                 jumped_ahead: false,
                 rate: 1.0,
                 slowdown: None,
+                graph: None,
                 expired: true,
                 fold: 1,
                 folds: 0,
@@ -219,13 +226,14 @@ pub fn snapshot() -> Snapshot {
 /// `engine` as a backfilling policy would show it: the head reserved at
 /// t = 130 s with 2 extra processors on c0, the injected job backfilled.
 pub fn with_backfill(mut engine: EngineSnapshot) -> EngineSnapshot {
-    engine.queue[0].planned_start = Some(s(130));
+    engine.queue.set_planned_start(0, Some(s(130)));
     engine.running[1].jumped_ahead = true;
     engine.backfill = Some(BackfillView {
         head: Some(20),
         shadow: Some(s(130)),
         extra: vec![2, 0],
         reservations: vec![(20, s(130))],
+        reserved: 1,
     });
     engine.policy_state = PolicyState::Idle;
     engine

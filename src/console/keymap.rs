@@ -144,6 +144,8 @@ pub static KEYMAP: &[Binding] = &[
     b(Normal, &[Down, Char('j')], "↓ j", "", "", Action::Down),
     b(Normal, &[PageUp], "PgUp", "", "ten jobs up / down", Action::PageUp),
     b(Normal, &[PageDown], "PgDn", "", "", Action::PageDown),
+    b(Normal, &[Home], "Home", "", "first / last job in the queue", Action::Home),
+    b(Normal, &[End], "End", "", "", Action::End),
     b(Normal, &[Enter], "Enter", "job", "the selected job's detail", Action::Detail),
     b(Normal, &[Char('s')], "s", "save", "save scenario + commands as a new file", Action::Save),
     b(Normal, &[Char('r')], "r", "", "restart with the same / the next seed", Action::Restart),

@@ -5,7 +5,7 @@
 
 use super::inject_form::FitRules;
 use super::snapshot::{History, Message, Snapshot, Speed};
-use crate::engine::{Command, Engine, EngineSnapshot};
+use crate::engine::{Command, Engine, EngineSnapshot, QueueWindow};
 use crate::metrics::Metrics;
 use crate::model::{JobRecord, SimTime};
 use crate::scenario::{Scenario, ScenarioError};
@@ -32,7 +32,18 @@ pub enum Request {
     },
     /// Write the scenario plus the command log as a new scenario file.
     Save,
+    /// What the console draws: the queue positions to carry rows for, and
+    /// the job whose detail is open (its row is carried wherever it waits).
+    /// Changes no state of the run and no message.
+    View {
+        queue: QueueWindow,
+        job: Option<u64>,
+    },
 }
+
+/// The queue rows a snapshot carries until the console asks for others:
+/// the head and a screenful behind it.
+pub const DEFAULT_WINDOW: QueueWindow = QueueWindow { from: 0, rows: 512 };
 
 /// Simulated seconds between history samples at the start of a run.
 pub const HISTORY_EVERY: f64 = 10.0;
@@ -70,6 +81,10 @@ pub struct Session {
     /// Where policies come from (schedscope's catalog unless a program
     /// brings its own).
     build: crate::sched::PolicyBuilder,
+    /// The queue rows snapshots carry (see [`Request::View`]).
+    window: QueueWindow,
+    /// The job whose detail the console shows.
+    watched: Option<u64>,
 }
 
 impl Session {
@@ -110,6 +125,8 @@ impl Session {
             events_per_sec: 0.0,
             twin: None,
             build,
+            window: DEFAULT_WINDOW,
+            watched: None,
         })
     }
 
@@ -272,6 +289,14 @@ impl Session {
     /// Carries out an operator request and sets the message line.
     pub fn handle(&mut self, request: Request) {
         let message = match request {
+            Request::View { queue, job } => {
+                self.window = queue;
+                self.watched = job;
+                if let Some(t) = &mut self.twin {
+                    t.handle(Request::View { queue, job });
+                }
+                return;
+            }
             Request::Apply(command) => {
                 // A policy switch is for the left side: the right one keeps
                 // the policy it is compared under.
@@ -458,7 +483,7 @@ impl Session {
     pub fn snapshot(&mut self) -> Snapshot {
         self.version += 1;
         Snapshot {
-            engine: self.engine.snapshot(),
+            engine: self.engine.snapshot_window(self.window, self.watched),
             scenario: self.scenario.name().to_string(),
             shape: self.engine.platform().shape(),
             fit: self.fit.clone(),

@@ -232,7 +232,21 @@ pub fn run<B: Backend>(
     let size = terminal
         .size()
         .map_err(|e| anyhow!("cannot read the terminal's size: {e}"))?;
-    app.update(Msg::Resize(size.width, size.height));
+    let send = |effects: Vec<Effect>, app: &mut App| -> anyhow::Result<()> {
+        for effect in effects {
+            match effect {
+                Effect::Send(r) => {
+                    requests
+                        .send(ToDriver::Request(r))
+                        .map_err(|_| anyhow!("the engine driver stopped"))?;
+                }
+                Effect::Quit => app.quit = true,
+            }
+        }
+        Ok(())
+    };
+    let effects = app.update(Msg::Resize(size.width, size.height));
+    send(effects, app)?;
     let mut dirty = true;
     loop {
         if dirty {
@@ -250,7 +264,8 @@ pub fn run<B: Backend>(
         match snapshots.has_changed() {
             Ok(true) => {
                 let s = snapshots.borrow_and_update().clone();
-                app.update(Msg::Snapshot(s));
+                let effects = app.update(Msg::Snapshot(s));
+                send(effects, app)?;
                 dirty = true;
             }
             Ok(false) => {}
@@ -259,23 +274,16 @@ pub fn run<B: Backend>(
         if let Some(ev) = events.next(Duration::from_millis(15))? {
             match ev {
                 Event::Key(k) => {
-                    for effect in app.update(Msg::Key(k)) {
-                        match effect {
-                            Effect::Send(r) => {
-                                requests
-                                    .send(ToDriver::Request(r))
-                                    .map_err(|_| anyhow!("the engine driver stopped"))?;
-                            }
-                            Effect::Quit => app.quit = true,
-                        }
-                    }
+                    let effects = app.update(Msg::Key(k));
+                    send(effects, app)?;
                     dirty = true;
                 }
                 Event::Resize(w, h) => {
                     terminal
                         .autoresize()
                         .map_err(|e| anyhow!("cannot resize: {e}"))?;
-                    app.update(Msg::Resize(w, h));
+                    let effects = app.update(Msg::Resize(w, h));
+                    send(effects, app)?;
                     dirty = true;
                 }
                 _ => {}

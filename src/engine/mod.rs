@@ -20,7 +20,8 @@ pub use commands::{
 
 pub use events::{Event, EventKind, EventQueue};
 pub use snapshot::{
-    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, QueueRow, RunningRow,
+    CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, MAX_RESERVATIONS, QueueRow,
+    QueueSlice, QueueWindow, RunningRow,
 };
 
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
@@ -632,9 +633,17 @@ impl Engine {
         self.policy.state(&self.view())
     }
 
-    /// An immutable picture of the whole system for the console.
+    /// An immutable picture of the whole system for the console, with a
+    /// row for every queued job.
     pub fn snapshot(&self) -> EngineSnapshot {
-        snapshot::build(self)
+        snapshot::build(self, QueueWindow::ALL, None)
+    }
+
+    /// [`Engine::snapshot`] with rows for the queued jobs in `window` only
+    /// (the queue's length and everything else as in the whole picture),
+    /// and for job `watched` wherever it waits.
+    pub fn snapshot_window(&self, window: QueueWindow, watched: Option<u64>) -> EngineSnapshot {
+        snapshot::build(self, window, watched)
     }
 }
 

@@ -1,9 +1,12 @@
 //! An immutable picture of the engine for the console and reports.
 
 use super::{Counters, Engine, JobState};
+use crate::model::graph::GraphJob;
 use crate::model::{ClusterIdx, SimTime};
+use crate::sched::ReservationView;
 use crate::sched::{BackfillView, PolicySpec, PolicyState};
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QueueRow {
@@ -16,6 +19,9 @@ pub struct QueueRow {
     /// When the policy plans to start the job (backfilling reservations),
     /// if it plans one.
     pub planned_start: Option<SimTime>,
+    /// The task graph a graph job carries (shared, not copied).
+    #[serde(skip)]
+    pub graph: Option<Arc<GraphJob>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,6 +44,9 @@ pub struct RunningRow {
     pub rate: f64,
     /// SP, SC and SD on a platform with a network.
     pub slowdown: Option<crate::sched::slowdown::Slowdown>,
+    /// The task graph a graph job carries (shared, not copied).
+    #[serde(skip)]
+    pub graph: Option<Arc<GraphJob>>,
     /// Processes per processor now: above 1 for a folded moldable job
     /// (its `size` processes on the processors of `components`).
     #[serde(skip_serializing_if = "is_one")]
@@ -90,6 +99,10 @@ pub struct ClusterView {
 /// The most cells a cluster's map has in a snapshot.
 pub const MAX_CELLS: u32 = 256;
 
+/// The most advance reservations a snapshot carries: the earliest ones
+/// in force (a pane draws a few rows of each).
+pub const MAX_RESERVATIONS: usize = crate::sched::SHOWN_RESERVATIONS;
+
 /// Processors of one cell of a cluster map.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CellView {
@@ -109,8 +122,9 @@ pub struct EngineSnapshot {
     pub estimates: String,
     /// The estimate model in force (what `estimates` describes).
     pub estimate_model: crate::workload::estimates::EstimateModel,
-    /// Waiting jobs in queue (arrival) order; the first is the head.
-    pub queue: Vec<QueueRow>,
+    /// Waiting jobs in queue (arrival) order; the first is the head. Rows
+    /// only for the part of the queue asked for (see [`QueueWindow`]).
+    pub queue: QueueSlice,
     /// Running jobs in start order.
     pub running: Vec<RunningRow>,
     pub clusters: Vec<ClusterView>,
@@ -119,31 +133,212 @@ pub struct EngineSnapshot {
     /// Inter-cluster links, one per cluster to the central switch; empty
     /// where the platform has no network.
     pub links: Vec<LinkView>,
+    /// The advance reservations in force (granted, not over), earliest
+    /// start first, at most [`MAX_RESERVATIONS`] of them.
+    pub reservations: Vec<ReservationView>,
+    /// How many reservations are in force in all.
+    pub reservations_total: usize,
     pub done: bool,
 }
 
-pub(super) fn build(e: &Engine) -> EngineSnapshot {
-    let plan = e.policy.plan(&e.view());
+/// The part of the queue a snapshot carries rows for: the rows from
+/// position `from` (0 is the head), `rows` of them at most. A console asks
+/// for what it draws, so that a snapshot of a queue of 100,000 costs what
+/// a screenful costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueWindow {
+    pub from: usize,
+    pub rows: usize,
+}
+
+impl QueueWindow {
+    /// Every queued job.
+    pub const ALL: QueueWindow = QueueWindow {
+        from: 0,
+        rows: usize::MAX,
+    };
+
+    /// `margin` rows either side of position `at`.
+    pub fn around(at: usize, margin: usize) -> QueueWindow {
+        QueueWindow {
+            from: at.saturating_sub(margin),
+            rows: margin.saturating_mul(2).saturating_add(1),
+        }
+    }
+
+    /// Whether positions `from..from + rows` lie inside this window.
+    pub fn covers(&self, from: usize, rows: usize) -> bool {
+        from >= self.from && from.saturating_add(rows) <= self.from.saturating_add(self.rows)
+    }
+}
+
+/// The queue as a snapshot carries it: its length, its head, and rows for
+/// one window of positions. Positions are those in the whole queue.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct QueueSlice {
+    len: usize,
+    from: usize,
+    rows: Vec<QueueRow>,
+    /// The head's row when the window does not start at the head.
+    head: Option<QueueRow>,
+    /// A job asked for by id (an open detail view) outside the window:
+    /// its position and row.
+    watched: Option<(usize, QueueRow)>,
+}
+
+impl QueueSlice {
+    /// A slice holding the whole queue.
+    pub fn whole(rows: Vec<QueueRow>) -> QueueSlice {
+        QueueSlice {
+            len: rows.len(),
+            from: 0,
+            rows,
+            head: None,
+            watched: None,
+        }
+    }
+
+    /// Jobs in the queue (all of them, not only the rows carried).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The head's row (carried whatever the window).
+    pub fn first(&self) -> Option<&QueueRow> {
+        self.get(0).or(self.head.as_ref())
+    }
+
+    /// The row at queue position `i`, if the slice carries it.
+    pub fn get(&self, i: usize) -> Option<&QueueRow> {
+        i.checked_sub(self.from).and_then(|k| self.rows.get(k))
+    }
+
+    /// The positions this slice carries rows for.
+    pub fn window(&self) -> std::ops::Range<usize> {
+        self.from..self.from + self.rows.len()
+    }
+
+    /// The rows carried, with their queue positions.
+    pub fn rows(&self) -> impl Iterator<Item = (usize, &QueueRow)> {
+        (self.from..).zip(&self.rows)
+    }
+
+    /// The rows carried.
+    pub fn iter(&self) -> std::slice::Iter<'_, QueueRow> {
+        self.rows.iter()
+    }
+
+    /// Whether every job in the queue has a row here.
+    pub fn is_whole(&self) -> bool {
+        self.from == 0 && self.rows.len() == self.len
+    }
+
+    /// The carried row of job `id` and its queue position.
+    pub fn find(&self, id: u64) -> Option<(usize, &QueueRow)> {
+        self.rows().find(|(_, q)| q.id == id).or_else(|| {
+            self.watched
+                .as_ref()
+                .filter(|(_, q)| q.id == id)
+                .map(|(i, q)| (*i, q))
+        })
+    }
+
+    /// Sets the planned start of the row at queue position `i`, if carried.
+    pub fn set_planned_start(&mut self, i: usize, start: Option<SimTime>) {
+        if let Some(k) = i.checked_sub(self.from)
+            && let Some(r) = self.rows.get_mut(k)
+        {
+            r.planned_start = start;
+        }
+    }
+
+    /// Appends a row at the end of the queue (a whole slice stays whole).
+    pub fn push(&mut self, row: QueueRow) {
+        if self.from + self.rows.len() == self.len {
+            self.rows.push(row);
+        }
+        self.len += 1;
+    }
+
+    /// Takes the row at queue position `i` out of the queue.
+    pub fn remove(&mut self, i: usize) -> Option<QueueRow> {
+        let k = i.checked_sub(self.from)?;
+        (k < self.rows.len()).then(|| {
+            self.len -= 1;
+            self.rows.remove(k)
+        })
+    }
+}
+
+/// The row at queue position `i`; panics when the slice does not carry it
+/// (as indexing a `Vec` past its end does): use [`QueueSlice::get`] where
+/// it may not.
+impl std::ops::Index<usize> for QueueSlice {
+    type Output = QueueRow;
+
+    fn index(&self, i: usize) -> &QueueRow {
+        match self.get(i) {
+            Some(r) => r,
+            None => panic!(
+                "queue position {i} is not in the rows carried ({:?})",
+                self.window()
+            ),
+        }
+    }
+}
+
+fn queue_row(e: &Engine, k: crate::sched::JobKey, planned: Option<SimTime>) -> QueueRow {
+    let j = &e.jobs[k.0];
+    QueueRow {
+        id: j.id,
+        submit: j.submit,
+        size: j.size,
+        components: j.components.clone(),
+        estimate: j.estimate,
+        injected: j.injected,
+        planned_start: planned,
+        graph: j.graph.clone(),
+    }
+}
+
+pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> EngineSnapshot {
+    use crate::sched::JobKey;
+    let view = e.view();
+    let from = window.from.min(e.queue.len());
+    let keys: Vec<JobKey> = e
+        .queue
+        .iter()
+        .skip(from)
+        .take(window.rows)
+        .copied()
+        .collect();
+    // The head when the window starts behind it; a watched job outside the
+    // window (one pass over the queue, only while its detail is open).
+    let head = (from > 0).then(|| e.queue.first().copied()).flatten();
+    let watched = watched
+        .filter(|id| !keys.iter().any(|k| e.jobs[k.0].id == *id))
+        .and_then(|id| e.queue.iter().position(|k| e.jobs[k.0].id == id))
+        .map(|i| (i, e.queue[i]));
+    let mut asked = keys.clone();
+    asked.extend(head);
+    asked.extend(watched.map(|(_, k)| k));
+    let plan = e.policy.plan_rows(&view, &asked);
     let planned: std::collections::HashMap<u64, SimTime> = plan
         .as_ref()
         .map(|p| p.reservations.iter().copied().collect())
         .unwrap_or_default();
-    let queue = e
-        .queue
-        .iter()
-        .map(|k| {
-            let j = &e.jobs[k.0];
-            QueueRow {
-                id: j.id,
-                submit: j.submit,
-                size: j.size,
-                components: j.components.clone(),
-                estimate: j.estimate,
-                injected: j.injected,
-                planned_start: planned.get(&j.id).copied(),
-            }
-        })
-        .collect();
+    let row = |k: JobKey| queue_row(e, k, planned.get(&e.jobs[k.0].id).copied());
+    let queue = QueueSlice {
+        len: e.queue.len(),
+        from,
+        rows: keys.iter().map(|&k| row(k)).collect(),
+        head: head.map(row),
+        watched: watched.map(|(i, k)| (i, row(k))),
+    };
     let abw = e.link_bandwidth();
     let load = e.link_load();
     let mut running: Vec<RunningRow> = e
@@ -178,6 +373,7 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                         &j.assignment,
                     )
                 }),
+                graph: j.graph.clone(),
             }
         })
         .collect();
@@ -252,6 +448,15 @@ pub(super) fn build(e: &Engine) -> EngineSnapshot {
                 })
                 .collect()
         }),
+        reservations: earliest_reservations(e.reservations()),
+        reservations_total: e.reservations().len(),
         done: e.is_done(),
     }
+}
+
+/// The first [`MAX_RESERVATIONS`] of `all` by start (then id).
+fn earliest_reservations(all: &[ReservationView]) -> Vec<ReservationView> {
+    let mut order: Vec<&ReservationView> = all.iter().collect();
+    order.sort_by_key(|r| (r.start, r.id));
+    order.into_iter().take(MAX_RESERVATIONS).cloned().collect()
 }

@@ -342,10 +342,12 @@ impl Ar {
         let mut v = self.done.clone();
         v.waiting_graphs = self.waiting_graphs;
         v.next_request = (self.waiting_graphs > 0).then_some(self.next_tick.max(self.now));
-        v.blocks = self
-            .plans
-            .iter()
-            .filter(|p| p.granted)
+        // The earliest granted plans only: a picture as small as a pane.
+        let mut shown: Vec<&Plan> = self.plans.iter().filter(|p| p.granted).collect();
+        shown.sort_by_key(|p| p.start);
+        v.blocks = shown
+            .into_iter()
+            .take(crate::sched::SHOWN_RESERVATIONS)
             .flat_map(|p| p.blocks.iter().cloned())
             .collect();
         v

@@ -90,19 +90,33 @@ pub fn reserved_state(
     }
 }
 
-/// What the console shows of such a policy: its last plan with every
-/// queued job's reservation.
+/// What the console shows of such a policy: its last plan with the
+/// reservations of the queued jobs `rows` (every queued job's from
+/// `reserved_plan`), and how many queued jobs hold one.
+pub fn reserved_plan_rows(
+    view: &SystemView<'_>,
+    plan: &BackfillView,
+    rows: &[JobKey],
+    reserved: usize,
+    start: impl Fn(JobKey) -> Option<SimTime>,
+) -> Option<BackfillView> {
+    let mut p = plan.clone();
+    p.reservations = rows
+        .iter()
+        .filter_map(|&k| start(k).map(|t| (view.job(k).id, t)))
+        .collect();
+    p.reserved = reserved;
+    Some(p)
+}
+
+/// [`reserved_plan_rows`] for every queued job.
 pub fn reserved_plan(
     view: &SystemView<'_>,
     plan: &BackfillView,
     start: impl Fn(JobKey) -> Option<SimTime>,
 ) -> Option<BackfillView> {
-    let mut p = plan.clone();
-    p.reservations = view
-        .queue
-        .iter()
-        .filter_map(|&k| start(k).map(|t| (view.job(k).id, t)))
-        .collect();
+    let mut p = reserved_plan_rows(view, plan, view.queue, 0, start)?;
+    p.reserved = p.reservations.len();
     Some(p)
 }
 

@@ -13,10 +13,11 @@
 //!   free processors, cluster by cluster (highest Γ first), co-allocating
 //!   when the job needs more than one cluster has free.
 //! * **PAS**, package allocation: the package is the queued jobs, in order
-//!   from the head, whose total tasks fit the free processors; one
-//!   mixed-integer program ([`super::package_mip`]) places the whole
-//!   package to minimise its total estimated execution time under the
-//!   slowdown model, the links' load from running jobs as constants.
+//!   from the head, whose total tasks fit the free processors, placed as a
+//!   whole to minimise its total estimated execution time under the
+//!   slowdown model, the links' load from running jobs as constants: an
+//!   exact search ([`super::package_search`]) and, when its limit stops
+//!   it, the mixed-integer program ([`super::package_mip`]) as well.
 //!
 //! Under FCFS the head waits when it cannot be placed, and nothing passes
 //! it. A job that asks for its own components (a rigid co-allocated job of
@@ -35,6 +36,10 @@ pub const CBS_CHUNK: f64 = 0.75;
 
 /// The node limit of one PAS solve (deterministic: never a clock).
 pub const PAS_NODE_LIMIT: u64 = 300;
+
+/// The limit on the children the exact search evaluates in one PAS solve
+/// before the program is tried as well (deterministic: never a clock).
+pub const PAS_WORK_LIMIT: u64 = 200_000;
 
 /// CBS's placement of `size` tasks on `free`, or `None` if it must wait.
 pub fn chunk_big_small(platform: &Platform, free: &[u32], size: u32) -> Option<Assignment> {
@@ -183,7 +188,15 @@ impl CoAlloc {
             slowdown::add_demand(&mut base, j.comm.as_ref(), j.size, &j.assignment);
         }
         let started = std::time::Instant::now();
-        let sol = package_mip::solve(view.platform, &abw, &base, &free, &jobs, PAS_NODE_LIMIT);
+        let sol = package_mip::allocate(
+            view.platform,
+            &abw,
+            &base,
+            &free,
+            &jobs,
+            PAS_WORK_LIMIT,
+            PAS_NODE_LIMIT,
+        );
         let solve_micros = started.elapsed().as_micros() as u64;
         let (limited, fallbacks, packages) = self
             .last

@@ -128,7 +128,8 @@ impl Conservative {
     }
 
     /// The profile built afresh from the running jobs as held and the
-    /// reservations.
+    /// reservations (debug builds check the kept one against it).
+    #[cfg(debug_assertions)]
     fn fresh_profile(&self, now: SimTime, free: &[u32]) -> Profile {
         let mut changes: Vec<(SimTime, u16, i64)> =
             Vec::with_capacity(self.holding.len() + 2 * self.reserved);
@@ -283,27 +284,30 @@ impl Conservative {
     /// other reservation in place.
     fn compress_one(&mut self, view: &SystemView<'_>, profile: &mut Profile, key: JobKey) {
         let now = view.now;
-        let old = self.slot(key).expect("has a reservation").clone();
         if view.platform.clusters.len() == 1 {
-            let w = old.assignment[0].1;
+            let (start, span, w) = {
+                let s = self.slot(key).expect("has a reservation");
+                (s.start, s.span, s.assignment[0].1)
+            };
             // No step before its start has room for it: it cannot move
             // earlier (the common case deep in a long queue).
-            if profile.max_free_before(old.start) < w as i64 {
+            if profile.max_free_before(start) < w as i64 {
                 return;
             }
-            let own = (old.start, old.start.saturating_add(old.span), w);
-            if let Some(t) = profile.earliest_single(now, old.start, w, old.span, Some(own)) {
+            let own = (start, start.saturating_add(span), w);
+            if let Some(t) = profile.earliest_single(now, start, w, span, Some(own)) {
+                let mut slot = self.take_slot(key).expect("has a reservation");
                 self.released += 1;
-                profile.release(old.start, old.span, &old.assignment);
-                profile.reserve(t, old.span, &old.assignment);
-                self.take_slot(key);
-                self.put_slot(key, Slot { start: t, ..old });
+                profile.release(start, span, &slot.assignment);
+                profile.reserve(t, span, &slot.assignment);
+                slot.start = t;
+                self.put_slot(key, slot);
             }
             return;
         }
+        let old = self.take_slot(key).expect("has a reservation");
         self.released += 1;
         profile.release(old.start, old.span, &old.assignment);
-        self.take_slot(key);
         self.place(view, profile, key);
     }
 
@@ -423,15 +427,24 @@ impl Policy for Conservative {
         let overdue = self.by_start.first().is_some_and(|&(t, _, _)| t < now);
         let order = if compress || overdue {
             let order = self.scan_order(view);
+            // Only a reservation over a step with a count below zero can
+            // fail to hold: those lie between these bounds.
+            let negative = if taken {
+                profile.negative_bounds()
+            } else {
+                None
+            };
             for &i in &order {
                 let key = view.queue[i];
                 let Some(s) = self.slot(key) else {
                     continue;
                 };
                 let invalid = s.start < now
-                    || (taken && {
+                    || negative.is_some_and(|(lo, hi)| {
                         let to = s.start.saturating_add(s.span);
-                        !profile.holds(s.start, to, &s.assignment)
+                        to > lo
+                            && s.start.max(now) < hi
+                            && !profile.holds(s.start, to, &s.assignment)
                     });
                 if invalid {
                     let s = self.take_slot(key).expect("has one");
@@ -550,11 +563,11 @@ impl Policy for Conservative {
         // Kept across decision points, the profile collects steps where
         // nothing changes any more (a moved reservation leaves its old
         // boundaries behind). They change no answer but every search
-        // walks them: build it afresh once the releases since the last
-        // build could have left a quarter of the steps stale.
+        // walks them: merge them away once the releases since the last
+        // time could have left a quarter of the steps stale.
         if self.released * 8 > profile.steps() + 256 {
             self.released = 0;
-            profile = self.fresh_profile(now, &free);
+            profile.compact();
         }
         self.profile = Some(profile);
     }
@@ -569,5 +582,11 @@ impl Policy for Conservative {
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
         backfill::reserved_plan(view, &self.plan, |k| self.slot(k).map(|s| s.start))
+    }
+
+    fn plan_rows(&self, view: &SystemView<'_>, rows: &[JobKey]) -> Option<BackfillView> {
+        backfill::reserved_plan_rows(view, &self.plan, rows, self.reserved, |k| {
+            self.slot(k).map(|s| s.start)
+        })
     }
 }

@@ -157,6 +157,7 @@ impl Easy {
             shadow: Some(r.shadow),
             extra: r.extra.clone(),
             reservations: vec![(view.job(head_key).id, r.shadow)],
+            reserved: 1,
         };
         // On clusters of one speed a job's expected span does not depend on
         // where it goes: whether it ends by the shadow time is known before

@@ -480,6 +480,7 @@ impl Policy for Fjt {
             shadow: Some(shadow),
             extra: vec![extra],
             reservations: vec![(head, shadow)],
+            reserved: 1,
         })
     }
 }

@@ -15,6 +15,7 @@ pub mod fjt;
 pub mod fpfs;
 pub mod grid;
 pub mod package_mip;
+pub mod package_search;
 pub mod pinned;
 pub mod placement;
 pub mod profile;

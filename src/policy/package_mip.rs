@@ -209,6 +209,48 @@ pub fn solve(
     }
 }
 
+/// PAS's allocation of a package: the exact search of
+/// [`super::package_search`] with at most `work_limit` children; when that
+/// limit stops it, the program of [`solve`] with at most `node_limit`
+/// nodes as well, and the better of the two (the search's on a tie). The
+/// result is never worse than the node-limited program's alone.
+/// `nodes` counts the search's children plus the program's nodes.
+pub fn allocate(
+    platform: &Platform,
+    abw: &[f64],
+    base: &[f64],
+    free: &[u32],
+    jobs: &[PackageJob],
+    work_limit: u64,
+    node_limit: u64,
+) -> PackageSolution {
+    let found = super::package_search::search(platform, abw, base, free, jobs, work_limit);
+    let searched = PackageSolution {
+        objective: objective(platform, abw, base, jobs, &found.assignments),
+        assignments: found.assignments,
+        optimal: found.proved,
+        fallback: false,
+        nodes: found.work,
+    };
+    if found.proved {
+        return searched;
+    }
+    let mip = solve(platform, abw, base, free, jobs, node_limit);
+    let tolerance = super::package_search::TOLERANCE * searched.objective.abs().max(1e-12);
+    if !mip.fallback && mip.objective < searched.objective - tolerance {
+        PackageSolution {
+            nodes: searched.nodes + mip.nodes,
+            ..mip
+        }
+    } else {
+        PackageSolution {
+            optimal: mip.optimal,
+            nodes: searched.nodes + mip.nodes,
+            ..searched
+        }
+    }
+}
+
 /// Job by job, the most powerful free processors (JPR's rule): the
 /// fallback when the solver found nothing within its limit.
 pub fn most_powerful_each(

@@ -6,6 +6,9 @@
 use super::placement::{Assignment, Placement};
 use crate::model::SimTime;
 
+/// Steps per block of the one-cluster block maxima.
+const BLOCK: usize = 64;
+
 /// Free processors per cluster from `times[k]` until `times[k + 1]` (the
 /// last step lasts forever). Counts may go below zero where a reservation
 /// was made on estimates that turned out wrong; such steps fit nothing.
@@ -24,6 +27,12 @@ pub struct Profile {
     /// for the steps before `prefix_valid`.
     prefix_max: Vec<i64>,
     prefix_valid: usize,
+    /// One cluster: the largest free count in each block of `BLOCK`
+    /// steps (`block_max[b]` for steps `b * BLOCK..(b + 1) * BLOCK`),
+    /// valid for the blocks before `block_valid`. A search for a step
+    /// with room skips the blocks too full for it.
+    block_max: Vec<i64>,
+    block_valid: usize,
 }
 
 impl Profile {
@@ -53,6 +62,8 @@ impl Profile {
             window: vec![0; clusters],
             prefix_max: Vec::new(),
             prefix_valid: 0,
+            block_max: Vec::new(),
+            block_valid: 0,
         };
         for &(t, c, d) in changes.iter() {
             let t = t.max(now);
@@ -97,7 +108,7 @@ impl Profile {
     /// `own` (start, end, width) — the job's current reservation — as free.
     /// One pass over the steps.
     pub fn earliest_single(
-        &self,
+        &mut self,
         from: SimTime,
         before: SimTime,
         width: u32,
@@ -108,11 +119,11 @@ impl Profile {
         let w = width as i64;
         let n = self.times.len();
         let mut k = self.step_of(from);
-        let free_at = |j: usize| -> i64 {
-            let mut f = self.free[j];
+        let free_at = |p: &Profile, j: usize| -> i64 {
+            let mut f = p.free[j];
             if let Some((s, e, ow)) = own
-                && self.times[j] >= s
-                && self.times[j] < e
+                && p.times[j] >= s
+                && p.times[j] < e
             {
                 f += ow as i64;
             }
@@ -129,13 +140,10 @@ impl Profile {
             if cand >= before {
                 return None;
             }
-            if free_at(k) < w {
+            if free_at(self, k) < w {
                 k += 1;
                 if k < plain_until {
-                    k = match self.free[k..plain_until].iter().position(|&f| f >= w) {
-                        Some(d) => k + d,
-                        None => plain_until,
-                    };
+                    k = self.first_with(k, plain_until, w).unwrap_or(plain_until);
                 }
                 if k < n {
                     cand = self.times[k];
@@ -149,6 +157,52 @@ impl Profile {
             k += 1;
         }
         None
+    }
+
+    /// One cluster: the first step in `from..to` with at least `w` free,
+    /// skipping whole blocks whose largest count is below `w`.
+    fn first_with(&mut self, from: usize, to: usize, w: i64) -> Option<usize> {
+        let scan = |p: &Profile, a: usize, b: usize| {
+            p.free[a..b].iter().position(|&f| f >= w).map(|d| a + d)
+        };
+        let mut i = from;
+        while i < to {
+            let b = i / BLOCK;
+            let end = (b + 1) * BLOCK;
+            if i == b * BLOCK && end <= to && self.block(b) < w {
+                i = end;
+                continue;
+            }
+            let e = end.min(to);
+            if let Some(k) = scan(self, i, e) {
+                return Some(k);
+            }
+            i = e;
+        }
+        None
+    }
+
+    /// The largest free count in block `b` (whole, within the steps),
+    /// computing the blocks up to it that are not valid.
+    fn block(&mut self, b: usize) -> i64 {
+        if b >= self.block_valid {
+            if self.block_max.len() <= b {
+                self.block_max.resize(b + 1, 0);
+            }
+            for j in self.block_valid..=b {
+                let steps = &self.free[j * BLOCK..(j + 1) * BLOCK];
+                self.block_max[j] = steps.iter().copied().max().expect("a whole block");
+            }
+            self.block_valid = b + 1;
+        }
+        self.block_max[b]
+    }
+
+    /// The counts changed from step `k` on: the blocks from `k`'s are
+    /// stale, and so is the prefix maximum.
+    fn changed_from(&mut self, k: usize) {
+        self.prefix_valid = self.prefix_valid.min(k);
+        self.block_valid = self.block_valid.min(k / BLOCK);
     }
 
     /// The number of steps from now on.
@@ -184,8 +238,33 @@ impl Profile {
             self.free.drain(..b * self.clusters);
             self.prefix_max.clear();
             self.prefix_valid = 0;
+            self.block_valid = 0;
             self.base = 0;
         }
+    }
+
+    /// Drops the past steps and every step whose counts equal the step
+    /// before it: the same free counts over time, in fewer steps (a kept
+    /// profile collects such steps as reservations move). No search
+    /// answer changes: an earliest start is always now or a time where
+    /// some count changes.
+    pub fn compact(&mut self) {
+        let c = self.clusters;
+        let mut kept = 0;
+        for k in self.base..self.times.len() {
+            if kept > 0 && self.free[k * c..(k + 1) * c] == self.free[(kept - 1) * c..kept * c] {
+                continue;
+            }
+            self.times[kept] = self.times[k];
+            self.free.copy_within(k * c..(k + 1) * c, kept * c);
+            kept += 1;
+        }
+        self.times.truncate(kept);
+        self.free.truncate(kept * c);
+        self.base = 0;
+        self.prefix_max.clear();
+        self.prefix_valid = 0;
+        self.block_valid = 0;
     }
 
     /// Whether `other` describes the same free counts from now on (steps
@@ -238,7 +317,7 @@ impl Profile {
             return k;
         }
         let row: Vec<i64> = self.row(k).to_vec();
-        self.prefix_valid = self.prefix_valid.min(k + 1);
+        self.changed_from(k + 1);
         self.times.insert(k + 1, t);
         let at = (k + 1) * self.clusters;
         self.free.splice(at..at, row);
@@ -262,6 +341,19 @@ impl Profile {
         for k in a..b {
             for &(c, w) in assignment {
                 self.free[k * self.clusters + c as usize] += sign * w as i64;
+            }
+        }
+        // The blocks over [a, b) are stale; those after `b` did not change
+        // (a split has marked them if it shifted them).
+        let (first, last) = (a / BLOCK, (b - 1) / BLOCK);
+        if first < self.block_valid {
+            if last + 1 >= self.block_valid {
+                self.block_valid = first;
+            } else {
+                for j in first..=last {
+                    let steps = &self.free[j * BLOCK..(j + 1) * BLOCK];
+                    self.block_max[j] = steps.iter().copied().max().expect("a whole block");
+                }
             }
         }
     }
@@ -344,6 +436,27 @@ impl Profile {
         true
     }
 
+    /// The times between which some step has a count below zero (on any
+    /// cluster): from the first such step's start to the last one's end.
+    /// `None` when no count is below zero. Giving room back only raises
+    /// counts, so the bounds stay true (if loose) after releases.
+    pub fn negative_bounds(&self) -> Option<(SimTime, SimTime)> {
+        let c = self.clusters;
+        let row_neg = |k: usize| self.free[k * c..(k + 1) * c].iter().any(|&f| f < 0);
+        let n = self.times.len();
+        let first = (self.base..n).find(|&k| row_neg(k))?;
+        let last = (first..n)
+            .rev()
+            .find(|&k| row_neg(k))
+            .expect("first is one");
+        let end = if last + 1 < n {
+            self.times[last + 1]
+        } else {
+            SimTime::MAX
+        };
+        Some((self.times[first], end))
+    }
+
     fn fits_over(&self, k: usize, end: SimTime, a: &Assignment) -> bool {
         let mut j = k;
         while j < self.times.len() && (j == k || self.times[j] < end) {
@@ -365,6 +478,65 @@ mod tests {
 
     fn s(x: i64) -> SimTime {
         SimTime::from_secs(x)
+    }
+
+    /// The block-skipping search agrees with a plain scan through random
+    /// reservations, releases and advances (blocks made stale by splits,
+    /// by adds inside valid blocks, and by dropping past steps).
+    #[test]
+    fn block_search_agrees_with_a_scan() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut p = Profile::new(s(0), &[40], &[(s(5), 0, 20)]);
+        let mut held: Vec<(SimTime, SimTime, u32)> = Vec::new();
+        let mut now = 0;
+        let mut checked = 0;
+        for round in 0..3000 {
+            match next(10) {
+                0..=5 => {
+                    let (from, span, w) = (
+                        now + next(4000) as i64,
+                        1 + next(300) as i64,
+                        1 + next(30) as u32,
+                    );
+                    p.reserve(s(from), s(span), &vec![(0, w)]);
+                    held.push((s(from), s(span), w));
+                }
+                6..=7 if !held.is_empty() => {
+                    let (from, span, w) = held.swap_remove(next(held.len() as u64) as usize);
+                    p.release(from, span, &vec![(0, w)]);
+                }
+                _ => {
+                    now += next(20) as i64;
+                    p.advance(s(now));
+                }
+            }
+            if round % 7 != 0 {
+                continue;
+            }
+            let n = p.times.len();
+            for _ in 0..8 {
+                let from = p.base + next((n - p.base) as u64) as usize;
+                let to = from + next((n - from + 1) as u64) as usize;
+                let w = next(60) as i64 - 10;
+                let want = p.free[from..to]
+                    .iter()
+                    .position(|&f| f >= w)
+                    .map(|d| from + d);
+                assert_eq!(p.first_with(from, to, w), want, "from {from} to {to} w {w}");
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 3000 && p.times.len() > 4 * BLOCK,
+            "{checked} {}",
+            p.times.len()
+        );
     }
 
     #[test]

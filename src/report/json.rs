@@ -65,6 +65,17 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     if !s.moldable.is_empty() {
         metrics.insert("moldable".into(), moldable(&s.moldable));
     }
+    if !s.grid.is_empty() {
+        let mut grid = Map::new();
+        let mut ghw = Map::new();
+        for (name, r) in &s.grid {
+            put(&mut grid, &mut ghw, name, *r);
+        }
+        if !ghw.is_empty() {
+            grid.insert("half_width".into(), Value::Object(ghw));
+        }
+        metrics.insert("grid".into(), Value::Object(grid));
+    }
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();

@@ -31,6 +31,10 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         out.push('\n');
         out.push_str(&moldable(&s));
     }
+    if !s.grid.is_empty() {
+        out.push('\n');
+        out.push_str(&grid(&s));
+    }
     for g in Grouping::ALL {
         out.push('\n');
         out.push_str(&groups(&s, g));
@@ -87,6 +91,29 @@ pub fn overall(s: &ReplicatedSummary) -> String {
             let _ = writeln!(out, "  {label:<21} {}", cell(k, 0));
         }
     }
+    out
+}
+
+/// The two-site grid's figures: local jobs, gangs weighted by size.
+pub fn grid(s: &ReplicatedSummary) -> String {
+    let f = |n: &str| {
+        s.figure(&format!("grid.{n}")).unwrap_or(Replicated {
+            mean: 0.0,
+            half_width: None,
+        })
+    };
+    let mut out = String::from("  two-site grid\n");
+    let _ = writeln!(out, "    local RT            {}", cell(f("rt"), 3));
+    let _ = writeln!(out, "    local SLD           {}", cell(f("sld"), 3));
+    let _ = writeln!(out, "    gang WRT            {}", cell(f("wrt"), 3));
+    let _ = writeln!(out, "    gang WSLD           {}", cell(f("wsld"), 3));
+    let _ = writeln!(
+        out,
+        "    % gangs finished    {}",
+        cell(f("gangs_finished_pct"), 2)
+    );
+    let _ = writeln!(out, "    U (to the end)      {}", cell(f("utilization"), 4));
+    let _ = writeln!(out, "    backfilled locals   {}", cell(f("backfilled"), 0));
     out
 }
 

@@ -10,6 +10,7 @@ use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
 use crate::workload::blanco::{BlancoParams, BlancoWorkload, Sigma};
+use crate::workload::grid::{GridParams, GridWorkload};
 use crate::workload::moldable::{MoldableParams, MoldableWorkload};
 use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
 use crate::workload::rng::{Purpose, stream};
@@ -29,6 +30,7 @@ pub struct WorkloadFacts {
     pub ngubiri: Option<NgubiriParams>,
     pub blanco: Option<BlancoParams>,
     pub moldable: Option<MoldableParams>,
+    pub grid: Option<GridParams>,
     pub jobs: Option<Arc<Vec<JobSpec>>>,
     /// Task graphs arriving beside the jobs.
     pub graphs: Option<crate::workload::graphs::GraphStreamParams>,
@@ -119,6 +121,13 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         WorkloadKind::Moldable => {
             let platform = need_platform(s, &platform)?;
             facts.moldable = Some(moldable_params(s, w, platform)?);
+        }
+        WorkloadKind::Grid => {
+            let mut platform = need_platform(s, &platform)?.clone();
+            let (params, overhead) = grid_params(s, w, &platform)?;
+            platform.split_overhead = overhead;
+            facts.grid = Some(params);
+            facts.platform = platform;
         }
         WorkloadKind::Jobs => {
             let platform = need_platform(s, &platform)?.clone();
@@ -653,6 +662,67 @@ fn blanco_params(
     })
 }
 
+/// The two-site grid's keys (the paper's values by default), each checked
+/// where it is; the sites are the platform's clusters. Returns the
+/// workload and the split overhead.
+fn grid_params(
+    s: &Scenario,
+    w: &WorkloadSection,
+    platform: &Platform,
+) -> Result<(GridParams, f64), ScenarioError> {
+    let d = GridParams::default();
+    let within = |x: &Option<Spanned<f64>>, key: &str, default: f64, least: f64, most: f64| {
+        x.as_ref().map_or(Ok(default), |v| {
+            let v_ = *v.get_ref();
+            if v_.is_finite() && v_ >= least && v_ <= most {
+                Ok(v_)
+            } else {
+                Err(s.error_at(
+                    v.span(),
+                    format!(
+                        "workload.{key} must be from {} to {}, found {}",
+                        Shown(least),
+                        Shown(most),
+                        Shown(v_)
+                    ),
+                ))
+            }
+        })
+    };
+    let sites = platform.clusters.len();
+    if sites > u16::MAX as usize {
+        return Err(s.invalid("[platform] has too many clusters for grid sites"));
+    }
+    let params = GridParams {
+        sites: sites as u16,
+        local_rate: within(&w.local_rate, "local_rate", d.local_rate, 1e-6, 1e6)?,
+        gang_rate: within(&w.gang_rate, "gang_rate", d.gang_rate, 1e-6, 1e6)?,
+        gang_sizes: w.gang_sizes.as_ref().map_or(d.gang_sizes, |x| *x.get_ref()),
+        gang_service: w
+            .gang_service
+            .as_ref()
+            .map_or(d.gang_service, |x| *x.get_ref()),
+        mean_service: within(&w.mean_service, "mean_service", d.mean_service, 1e-6, 1e6)?,
+    };
+    let overhead = within(&w.split_overhead, "split_overhead", 0.1, 0.0, 10.0)?;
+    let widest = params.gang_sizes.largest() as u64;
+    if widest > platform.total_processors() {
+        return Err(s.error_at(
+            w.gang_sizes
+                .as_ref()
+                .map_or_else(|| w.kind.span(), |x| x.span()),
+            format!(
+                "workload.gang_sizes: \"{}\" makes gangs of up to {widest} tasks, more than the {} processors of {} ({} site(s))",
+                params.gang_sizes.as_str(),
+                platform.total_processors(),
+                platform.shape(),
+                sites
+            ),
+        ));
+    }
+    Ok((params, overhead))
+}
+
 /// The moldable workload's keys, each checked where it is; defaults are
 /// the paper's values (and schedscope's readings where the paper gives
 /// none, documented in `scenarios/README.md`).
@@ -1140,7 +1210,11 @@ impl Scenario {
 
     /// The number of jobs each replication runs, if known in advance.
     pub fn jobs_per_replication(&self) -> Option<u64> {
-        if self.facts.blanco.is_some() || self.facts.moldable.is_some() {
+        if let Some(n) = self.file.run.completions {
+            return Some(n.0 as u64);
+        }
+        if self.facts.blanco.is_some() || self.facts.grid.is_some() || self.facts.moldable.is_some()
+        {
             return Some(self.file.run.jobs.0 as u64);
         }
         if self.facts.graphs.is_some() {
@@ -1170,7 +1244,7 @@ impl Scenario {
         build: crate::sched::PolicyBuilder,
     ) -> Result<Engine, ScenarioError> {
         let f = &self.file;
-        let count = if endless {
+        let count = if endless || f.run.completions.is_some() {
             None
         } else {
             Some(f.run.jobs.0 as u64)
@@ -1212,6 +1286,12 @@ impl Scenario {
             Box::new(BlancoWorkload::new(b.clone(), seed, count))
         } else if let Some(m) = &self.facts.moldable {
             Box::new(MoldableWorkload::with_count(m, seed, count).map_err(|e| self.invalid(e))?)
+        } else if let Some(g) = &self.facts.grid {
+            let jobs = GridWorkload::new(g.clone(), seed);
+            match count {
+                Some(n) => Box::new(jobs.take(n as usize)),
+                None => Box::new(jobs),
+            }
         } else {
             match (&self.facts.ngubiri, &self.facts.jobs) {
                 (Some(p), _) => Box::new(NgubiriWorkload::new(p.clone(), seed, count)),

@@ -146,6 +146,9 @@ pub enum WorkloadKind {
     /// Moldable jobs of four application types (backfilling with virtual
     /// malleability).
     Moldable,
+    /// The two-site grid paper's streams: local jobs at each site (cluster)
+    /// and gangs at the grid scheduler.
+    Grid,
 }
 
 impl WorkloadKind {
@@ -157,6 +160,7 @@ impl WorkloadKind {
             WorkloadKind::Batsim => "batsim",
             WorkloadKind::Blanco => "blanco",
             WorkloadKind::Moldable => "moldable",
+            WorkloadKind::Grid => "grid",
         }
     }
 }
@@ -201,6 +205,17 @@ pub struct WorkloadSection {
     pub pow2_share: Option<Spanned<f64>>,
     pub bsbw: Option<Spanned<f64>>,
     pub sigma: Option<Spanned<OneOrMany>>,
+    // kind = "grid"
+    /// λ: local jobs per second at each site.
+    pub local_rate: Option<Spanned<f64>>,
+    /// λ3: gangs per second at the grid scheduler.
+    pub gang_rate: Option<Spanned<f64>>,
+    pub gang_sizes: Option<Spanned<crate::workload::grid::GangSizes>>,
+    pub gang_service: Option<Spanned<crate::workload::grid::GangService>>,
+    /// 1/μ, seconds.
+    pub mean_service: Option<Spanned<f64>>,
+    /// How much longer a gang split over sites runs (0.1: 10 %).
+    pub split_overhead: Option<Spanned<f64>>,
     // kind = "moldable" (also max_size)
     /// Machine utilization in sequential CPU time (1.0 = 100 %).
     pub utilization: Option<Spanned<f64>>,
@@ -280,7 +295,13 @@ impl WorkloadSection {
             max_mpl,
             estimate_factor,
             short_min_size,
-            speedup
+            speedup,
+            local_rate,
+            gang_rate,
+            gang_sizes,
+            gang_service,
+            mean_service,
+            split_overhead
         );
         v
     }
@@ -320,6 +341,14 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "estimate_factor",
             "short_min_size",
             "speedup",
+        ],
+        WorkloadKind::Grid => &[
+            "local_rate",
+            "gang_rate",
+            "gang_sizes",
+            "gang_service",
+            "mean_service",
+            "split_overhead",
         ],
         WorkloadKind::Swf | WorkloadKind::Batsim => &[
             "path",
@@ -391,6 +420,10 @@ pub struct RunSection {
     /// Jobs per replication for generated workloads.
     #[serde(default = "d_jobs")]
     pub jobs: AtLeastOne,
+    /// End each replication when this many jobs have completed (the jobs
+    /// still queued or running are left out); a generated workload then
+    /// arrives without end and `jobs` does not apply.
+    pub completions: Option<AtLeastOne>,
     #[serde(default)]
     pub replications: Replications,
     #[serde(default)]
@@ -409,6 +442,7 @@ impl Default for RunSection {
     fn default() -> Self {
         RunSection {
             jobs: d_jobs(),
+            completions: None,
             replications: Replications::default(),
             warmup_jobs: 0,
             relative_error: d_rel(),

@@ -18,7 +18,9 @@ pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
-pub use reserve::{ReservationPlanView, ReservationView, Reserve, ReservedBlock};
+pub use reserve::{
+    ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
+};
 pub use spec::{
     BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
     PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
@@ -390,8 +392,11 @@ pub struct BackfillView {
     /// job is placed: what a backfilled job may use beyond the shadow time.
     pub extra: Vec<u32>,
     /// Planned starts of queued jobs (every job under conservative
-    /// backfilling, the head alone under EASY), in queue order.
+    /// backfilling, the head alone under EASY), in queue order; from
+    /// [`Policy::plan_rows`], only those of the jobs asked for.
     pub reservations: Vec<(u64, SimTime)>,
+    /// How many queued jobs hold a reservation, listed or not.
+    pub reserved: usize,
 }
 
 pub trait Policy: Send {
@@ -422,6 +427,15 @@ pub trait Policy: Send {
     /// extra processors), for the console; `None` for other policies.
     fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
         None
+    }
+
+    /// [`Policy::plan`] for a console that draws only the queued jobs
+    /// `rows`: `reservations` may list only theirs (and the head's), so
+    /// that the cost follows what is drawn, not the queue's length. The
+    /// default is the whole plan.
+    fn plan_rows(&self, view: &SystemView<'_>, rows: &[JobKey]) -> Option<BackfillView> {
+        let _ = rows;
+        self.plan(view)
     }
 
     /// Whether the policy models a system where the end of every running

@@ -66,6 +66,11 @@ pub fn blocking(
         .find(|r| !r.holds(id) && r.covers(cluster, p, from, to))
 }
 
+/// The most reservations whose blocks a policy shows (the earliest in
+/// force): what a console pane can draw, so that its picture stays small
+/// however many reservations are booked ahead.
+pub const SHOWN_RESERVATIONS: usize = 8;
+
 /// One busy stretch inside a reservation, for display: a graph's subtask
 /// row or a backfilled job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -100,6 +105,7 @@ pub struct ReservationPlanView {
     pub waiting_graphs: usize,
     /// When the next reservation request is due.
     pub next_request: Option<SimTime>,
-    /// The busy stretches of the reservations not over.
+    /// The busy stretches of the reservations not over, those of the
+    /// [`SHOWN_RESERVATIONS`] earliest at most.
     pub blocks: Vec<ReservedBlock>,
 }

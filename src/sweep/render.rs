@@ -70,6 +70,7 @@ pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
         [n] | ["overall", n] => (summary.pointer("/metrics/overall")?, *n),
         ["moldable", n] => (summary.pointer("/metrics/moldable")?, *n),
         [c @ ("long" | "short"), n] => (summary.pointer(&format!("/metrics/moldable/{c}"))?, *n),
+        ["grid", n] => (summary.pointer("/metrics/grid")?, *n),
         ["groups", g, label, n] => {
             let rows = summary.pointer(&format!("/metrics/groups/{g}"))?;
             let row = rows
@@ -133,7 +134,21 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
     } else {
         Vec::new()
     };
-    for f in CSV_FIGURES.iter().chain(&extra) {
+    let grid = any_grid(rows);
+    let grid_names: Vec<String> = if grid {
+        crate::grid_study::GRID_FIGURES
+            .iter()
+            .map(|n| format!("grid.{n}"))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for f in CSV_FIGURES
+        .iter()
+        .copied()
+        .chain(extra.iter().copied())
+        .chain(grid_names.iter().map(String::as_str))
+    {
         header.push(f.to_string());
         header.push(format!("{f}_half_width"));
     }
@@ -141,7 +156,12 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
     let _ = w.write_record(&header);
     for r in rows {
         let mut rec: Vec<String> = r.settings.iter().map(|(_, v)| v.clone()).collect();
-        for f in CSV_FIGURES.iter().chain(&extra) {
+        for f in CSV_FIGURES
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .chain(grid_names.iter().map(String::as_str))
+        {
             let x = fig(r, f);
             rec.push(format!("{}", x.mean));
             rec.push(x.half_width.map(|h| format!("{h}")).unwrap_or_default());
@@ -156,6 +176,9 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
 /// point has any, since a lower ART bought by killing jobs is no
 /// improvement.
 pub fn table(keys: &[String], rows: &[Row]) -> String {
+    if any_grid(rows) {
+        return table_of(keys, rows, GRID_COLUMNS.to_vec());
+    }
     let mut cols: Vec<(&str, &str, usize)> = vec![
         ("jobs", "jobs", 0),
         ("art", "ART", 3),
@@ -172,6 +195,26 @@ pub fn table(keys: &[String], rows: &[Row]) -> String {
     if rows.iter().any(has_moldable) {
         cols.extend(MOLDABLE_COLUMNS);
     }
+    table_of(keys, rows, cols)
+}
+
+/// The columns of a sweep over two-site grid points: the paper's figures.
+const GRID_COLUMNS: [(&str, &str, usize); 6] = [
+    ("grid.utilization", "U", 4),
+    ("grid.gangs_finished_pct", "% gangs", 2),
+    ("grid.rt", "RT", 3),
+    ("grid.sld", "SLD", 3),
+    ("grid.wrt", "WRT", 3),
+    ("grid.wsld", "WSLD", 3),
+];
+
+/// Whether some point ran a two-site grid workload.
+fn any_grid(rows: &[Row]) -> bool {
+    rows.iter()
+        .any(|r| r.summary.pointer("/metrics/grid").is_some())
+}
+
+fn table_of(keys: &[String], rows: &[Row], cols: Vec<(&str, &str, usize)>) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for k in keys {

@@ -22,6 +22,7 @@ pub enum GangSizes {
     #[default]
     Uniform,
     /// 2, 4, 8 or 16, each with probability 1/4 (mean 7.5).
+    #[serde(alias = "pow2")]
     PowerOfTwo,
 }
 

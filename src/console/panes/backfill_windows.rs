@@ -4,7 +4,7 @@
 //! jumps against maxJumps; under PAS, its last package. Windows past their
 //! estimate are marked expired.
 
-use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED};
+use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED, reservations};
 use crate::console::app::{Pane, windows};
 use crate::console::format::{parts, short};
 use crate::console::snapshot::Snapshot;
@@ -39,6 +39,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
     let title = match &e.policy_state {
         PolicyState::Package(_) => " Head & package ",
+        PolicyState::Reservations(_) => " Head & reservations ",
         _ => " Head & backfill ",
     };
     let block = ctx.block(title, Some(Pane::Backfill));
@@ -90,10 +91,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         if !extra.is_empty() {
             lines.push(Line::raw(format!("extra processors: {}", extra.join(", "))));
         }
-        if bf.reservations.len() > 1 {
+        if bf.reserved > 1 {
             lines.push(Line::raw(format!(
                 "{} queued jobs hold reservations",
-                bf.reservations.len()
+                bf.reserved
             )));
         }
     } else if let PolicyState::Fpfs {
@@ -135,6 +136,13 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         let room = (inner.height as usize / 2).saturating_sub(lines.len());
         lines.extend(super::package::lines(p, snap, ctx, room));
     }
+    let plan = reservations::plan(snap);
+    if let Some(p) = plan {
+        lines.extend(reservations::summary(p, snap, ctx));
+        if e.reservations.is_empty() {
+            lines.push(Line::styled("no reservation in force", ctx.dim()));
+        }
+    }
     // Windows: each running job from now to its estimated end.
     let running = windows(snap);
     if all_backfilled_expired(snap) {
@@ -143,10 +151,25 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             ctx.alert(),
         ));
     }
+    // Under reservations, their processors over time first: whole
+    // reservations, leaving a third of the rows to the windows.
+    let after_axis = (inner.height as usize).saturating_sub(lines.len() + 1);
+    let shown = if plan.is_some() {
+        let needed: usize = e
+            .reservations
+            .iter()
+            .map(|r| r.processors.len().max(1))
+            .sum();
+        let keep = running.len().min(after_axis / 3);
+        reservations::fitting(snap, needed.min(after_axis.saturating_sub(keep)))
+    } else {
+        Vec::new()
+    };
     let horizon = running
         .iter()
         .map(|r| r.estimated_end)
         .chain(shadow)
+        .chain(shown.iter().map(|r| r.finish))
         .map(|t| (t - now).as_secs_f64())
         .fold(10.0_f64, f64::max);
     let horizon = nice(horizon);
@@ -175,7 +198,33 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     axis.push(Span::styled(line, ctx.dim()));
     axis.push(Span::styled(label, ctx.dim()));
     lines.push(Line::from(axis));
-    let room = (inner.height as usize).saturating_sub(lines.len());
+    if !shown.is_empty() {
+        let rows = reservations::rows(
+            &shown,
+            snap,
+            ctx,
+            ID_W + 1,
+            bar_w,
+            horizon / bar_w as f64,
+            after_axis,
+        );
+        lines.extend(rows);
+        let hidden = e.reservations_total - shown.len();
+        if hidden > 0 && lines.len() < inner.height as usize {
+            lines.push(Line::styled(
+                format!(
+                    "… {hidden} more reservation{}",
+                    if hidden == 1 { "" } else { "s" }
+                ),
+                ctx.dim(),
+            ));
+        }
+    }
+    // The legend where a row is left after the windows.
+    let legend = plan.is_some() && !shown.is_empty();
+    let room = (inner.height as usize)
+        .saturating_sub(lines.len())
+        .saturating_sub(legend as usize);
     let shown = if running.len() > room {
         room.saturating_sub(1)
     } else {
@@ -214,7 +263,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         // What follows the window: backfilled, folded, aborted. A long
         // window is cut short so that these stay on screen.
         let mut tail: Vec<Span> = Vec::new();
-        if !r.expired && r.jumped_ahead {
+        if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
+            tail.push(Span::styled(" reserved", ctx.dim()));
+        } else if !r.expired && r.jumped_ahead {
             tail.push(Span::styled(
                 if e.backfill.is_some() {
                     " backfilled"
@@ -281,6 +332,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             format!("… {} more running", running.len() - shown),
             ctx.dim(),
         ));
+    }
+    if legend && lines.len() < inner.height as usize {
+        lines.push(Line::styled(reservations::legend(), ctx.dim()));
     }
     Paragraph::new(lines).style(Style::new()).render(inner, buf);
 }

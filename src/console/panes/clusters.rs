@@ -4,13 +4,16 @@
 //! differ (as the effective power Γ where every cluster has Γ ≤ 1). Clusters wider than the pane are drawn a cell per several
 //! processors, and the title says how many.
 
+use super::reservations::{Now, at_now};
 use super::{BUSY, Ctx, FREE, INJECTED, PART};
 use crate::console::app::Pane;
 use crate::console::format::{fit_int, int};
 use crate::console::snapshot::Snapshot;
 use crate::engine::{CellView, ClusterView};
+use crate::model::ClusterIdx;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Color;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 use std::collections::HashSet;
@@ -100,10 +103,20 @@ struct Drawn {
     job: Option<u64>,
     busy: u64,
     size: u64,
+    /// What its first reserved processor does, if one is reserved now.
+    reserved: Option<Now>,
 }
 
-/// The snapshot's cells of `c` gathered `per` processors to a drawn cell.
-fn gather(c: &ClusterView, per: u64) -> Vec<Drawn> {
+/// A graph's subtask running inside a reservation now.
+pub const RES_GRAPH: &str = "▣";
+/// A job backfilled into a reservation, running now.
+pub const RES_BACKFILL: &str = "▤";
+/// A reserved processor idle now (a gap).
+pub const RES_IDLE: &str = "□";
+
+/// The snapshot's cells of `c` gathered `per` processors to a drawn cell,
+/// with the processors reserved now (`reserved`, lowest first).
+fn gather(c: &ClusterView, per: u64, reserved: &[(u32, Now)]) -> Vec<Drawn> {
     let n = (c.processors as u64).div_ceil(per) as usize;
     let mut out = vec![Drawn::default(); n];
     for (i, d) in out.iter_mut().enumerate() {
@@ -116,6 +129,16 @@ fn gather(c: &ClusterView, per: u64) -> Vec<Drawn> {
         d.busy += busy as u64;
         if d.job.is_none() {
             d.job = job;
+        }
+    }
+    for &(p, now) in reserved {
+        if let Some(d) = out.get_mut((p as u64 / per) as usize) {
+            match (d.reserved, now) {
+                (None, _) | (Some(Now::Idle), Now::Graph(_) | Now::Backfill(_)) => {
+                    d.reserved = Some(now)
+                }
+                _ => {}
+            }
         }
     }
     out
@@ -170,7 +193,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .map(|r| (r.id, r.fold))
         .collect();
     let mut lines = Vec::new();
-    for c in clusters {
+    let mut any_reserved = false;
+    for (ci, c) in clusters.iter().enumerate() {
+        let reserved = at_now(snap, ci as ClusterIdx);
+        any_reserved |= !reserved.is_empty();
         let mut spans = vec![
             Span::raw(format!(
                 "{:>w$}",
@@ -179,7 +205,15 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             )),
             Span::styled(" ▕", ctx.dim()),
         ];
-        for d in gather(c, per) {
+        for d in gather(c, per, &reserved) {
+            if let Some(now) = d.reserved {
+                spans.push(match now {
+                    Now::Graph(id) => Span::styled(RES_GRAPH, ctx.job(id)),
+                    Now::Backfill(id) => Span::styled(RES_BACKFILL, ctx.job(id)),
+                    Now::Idle => Span::styled(RES_IDLE, ctx.fg(Color::Cyan)),
+                });
+                continue;
+            }
             match d.job {
                 Some(id) if d.busy > 0 => {
                     if let Some(f) = folded.get(&id) {
@@ -233,14 +267,40 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         if let Some(f) = folded.values().max() {
             items.push(format!("{} folded ×f", fold_glyph(*f)));
         }
-        // Two spaces between items where they fit, else one.
+        if any_reserved {
+            items.extend([
+                format!("{RES_GRAPH} graph"),
+                format!("{RES_BACKFILL} backfilled"),
+                format!("{RES_IDLE} reserved"),
+            ]);
+        }
+        // Two spaces between items where they fit, else one; more lines
+        // where the rows allow.
+        let width = inner.width as usize;
+        let room = (inner.height as usize) - clusters.len();
         let wide = items.join("  ");
-        let legend = if wide.chars().count() <= inner.width as usize {
-            wide
+        if wide.chars().count() <= width {
+            lines.push(Line::styled(wide, ctx.dim()));
+        } else if !any_reserved {
+            lines.push(Line::styled(items.join(" "), ctx.dim()));
         } else {
-            items.join(" ")
-        };
-        lines.push(Line::styled(legend, ctx.dim()));
+            let mut line = String::new();
+            let mut legend = Vec::new();
+            for it in &items {
+                let n = line.chars().count();
+                if n > 0 && n + 1 + it.chars().count() > width {
+                    legend.push(std::mem::take(&mut line));
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(it);
+            }
+            legend.push(line);
+            for l in legend.into_iter().take(room) {
+                lines.push(Line::styled(l, ctx.dim()));
+            }
+        }
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
 }

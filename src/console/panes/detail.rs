@@ -6,11 +6,13 @@ use super::{Ctx, INJECTED, centered};
 use crate::console::app::{DetailState, JobInfo};
 use crate::console::format::{parts, secs};
 use crate::console::snapshot::Snapshot;
+use crate::model::graph::GraphJob;
 use crate::model::{ClusterIdx, SimTime};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
+use std::sync::Arc;
 
 pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let now = snap.engine.now;
@@ -28,6 +30,7 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
     };
     let mut lines: Vec<Line> = Vec::new();
     let mut injected = false;
+    let mut graph: Option<Arc<GraphJob>> = None;
     match &d.info {
         JobInfo::Queued(q) => {
             injected = q.injected;
@@ -43,6 +46,7 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
             if let Some(p) = q.planned_start {
                 lines.push(Line::raw(format!("planned    {}", t(p))));
             }
+            graph = q.graph.clone();
         }
         JobInfo::Running(r) => {
             injected = r.injected;
@@ -82,9 +86,10 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
                     ctx.alert(),
                 ));
             }
-            if r.jumped_ahead {
+            if r.jumped_ahead && r.graph.is_none() {
                 lines.push(Line::raw("started ahead of an earlier job"));
             }
+            graph = r.graph.clone();
         }
         JobInfo::Ended(r) => {
             injected = r.injected;
@@ -116,11 +121,90 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
         if injected { INJECTED } else { "" },
         d.id
     );
-    let rect = centered(area, 56, lines.len() as u16 + 2);
+    let w = if graph.is_some() { GRAPH_W } else { 56 };
+    if let Some(g) = &graph {
+        lines.extend(graph_lines(g, snap, d.id, w.min(area.width) as usize, ctx));
+    }
+    let rect = centered(area, w, lines.len() as u16 + 2);
     Clear.render(rect, buf);
     Paragraph::new(lines)
         .block(ctx.block(title, None))
         .render(rect, buf);
+}
+
+/// The detail's width for a graph job (room for its Gantt chart).
+const GRAPH_W: u16 = 64;
+
+/// A graph job's lines: its family, its schedule's shape, the reservation
+/// holding it (if one in the snapshot does) and its schedule as a small
+/// Gantt chart, a row per target processor used, scaled to `width`.
+fn graph_lines(
+    g: &GraphJob,
+    snap: &Snapshot,
+    id: u64,
+    width: usize,
+    ctx: &Ctx,
+) -> Vec<Line<'static>> {
+    let sched = &g.schedule;
+    let len = g.length_units();
+    let mut lines = vec![
+        Line::raw(format!("graph      {}", g.label)),
+        Line::raw(format!(
+            "schedule   {} subtasks · {} of {} TPEs · {} units · eff. {:.0} %",
+            g.graph.len(),
+            g.width(),
+            g.tpes,
+            len,
+            100.0 * sched.efficiency(&g.graph)
+        )),
+    ];
+    if let Some(r) = snap.engine.reservations.iter().find(|r| r.holds(id)) {
+        lines.push(Line::raw(format!(
+            "reserved   #{} · {} – {} · {} processors",
+            r.id,
+            secs(r.start.as_secs_f64()),
+            secs(r.finish.as_secs_f64()),
+            r.processors.len()
+        )));
+    }
+    // Label `P0 ▕`, chart, `▏`, inside the frame.
+    let chart = width.saturating_sub(2 + 5 + 1).max(1) as u64;
+    let scale = len.div_ceil(chart).max(1);
+    let cols = len.div_ceil(scale) as usize;
+    lines.push(Line::styled(
+        format!(
+            "Gantt      a column per {scale} unit{} of {}",
+            if scale == 1 { "" } else { "s" },
+            secs(g.unit.as_secs_f64())
+        ),
+        ctx.dim(),
+    ));
+    for (q, row) in sched.rows().iter().enumerate() {
+        if row.is_empty() {
+            continue;
+        }
+        let mut spans = vec![Span::raw(format!("P{q:<2}")), Span::styled("▕", ctx.dim())];
+        for c in 0..cols as u64 {
+            // The subtask over the column's middle (twice the units).
+            let mid = 2 * c * scale + scale;
+            let on = row
+                .iter()
+                .copied()
+                .find(|&t| 2 * sched.start[t] <= mid && mid < 2 * sched.end(&g.graph, t));
+            spans.push(match on {
+                Some(t) => Span::styled(
+                    char::from_digit((t % 36) as u32, 36)
+                        .unwrap_or('#')
+                        .to_string(),
+                    ctx.fg(super::job_color(t as u64)),
+                ),
+                None => Span::styled("·", ctx.dim()),
+            });
+        }
+        spans.push(Span::styled("▏", ctx.dim()));
+        lines.push(Line::from(spans));
+    }
+    lines
 }
 
 #[cfg(test)]

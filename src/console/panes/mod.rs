@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod package;
 pub mod picker;
 pub mod queue;
+pub mod reservations;
 pub mod status;
 
 use super::app::Pane;

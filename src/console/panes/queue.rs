@@ -35,7 +35,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let now = e.now;
     // Columns as wide as the rows on screen need, so that a narrow pane
     // keeps the times.
-    let shown = || e.queue.iter().enumerate().skip(offset).take(visible);
+    // Rows the snapshot carries (the console asks for those around the
+    // selection; a jump far away shows the rest on the next snapshot).
+    let shown = || {
+        e.queue
+            .rows()
+            .skip_while(move |(i, _)| *i < offset)
+            .take_while(move |(i, _)| *i < offset + visible)
+    };
     let id_w = shown()
         .map(|(i, q)| q.id.to_string().len() + usize::from(q.injected && i == 0))
         .max()
@@ -164,7 +171,7 @@ mod tests {
     #[test]
     fn scrolls_to_keep_the_selection_visible() {
         let mut snap = fixtures::snapshot();
-        let row = snap.engine.queue[1].clone();
+        let row = snap.engine.queue.get(1).cloned().unwrap();
         for i in 0..50 {
             let mut r = row.clone();
             r.id = 500 + i;

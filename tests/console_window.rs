@@ -1,0 +1,225 @@
+//! A console on a long queue: snapshots carry the rows the console draws
+//! (a window around the selection, the head, the job whose detail is open)
+//! and what they carry agrees, row for row, with the whole picture.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::session::{DEFAULT_WINDOW, Request, Session};
+use schedscope::console::ui;
+use schedscope::engine::{Command, InjectJob, QueueWindow};
+use schedscope::model::SimTime;
+use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::scenario::Scenario;
+use std::sync::Arc;
+
+const QUEUED: usize = 3_000;
+
+/// The default scenario at t = 600 s under `policy`, the machine filled by
+/// one long job and `QUEUED` small jobs of varied estimates behind it.
+fn long_queue(policy: PolicyName) -> Session {
+    let mut s = Session::new(Scenario::embedded_default(), 1, true).unwrap();
+    s.advance_to(SimTime::from_secs(600), usize::MAX);
+    s.handle(Request::Apply(Command::SetPolicy {
+        policy: PolicySpec {
+            name: policy,
+            ..PolicySpec::default()
+        },
+    }));
+    let job = |size, components: Vec<u32>, runtime, count| InjectJob {
+        size,
+        runtime,
+        estimate: None,
+        components: Some(components),
+        count,
+    };
+    s.handle(Request::Apply(Command::InjectJobs {
+        jobs: vec![job(100, vec![20; 5], 1e6, 1)],
+    }));
+    let mut k = 0;
+    while s.engine().queue_len() < QUEUED {
+        k += 1;
+        s.handle(Request::Apply(Command::InjectJobs {
+            jobs: vec![
+                job(1, vec![1], 60.0 * f64::from(k % 7 + 1), 50),
+                job(20, vec![20], 600.0, 1),
+            ],
+        }));
+    }
+    s
+}
+
+#[test]
+fn a_window_carries_the_rows_of_the_whole_picture() {
+    for policy in [PolicyName::Conservative, PolicyName::Easy, PolicyName::Fpfs] {
+        let mut s = long_queue(policy);
+        let whole = s.engine().snapshot();
+        let n = whole.queue.len();
+        assert!(n >= QUEUED, "{policy:?}: {n} queued");
+        assert!(whole.queue.is_whole());
+        if policy == PolicyName::Conservative {
+            let planned = whole
+                .queue
+                .iter()
+                .filter(|q| q.planned_start.is_some())
+                .count();
+            assert!(planned >= QUEUED, "{planned} planned starts");
+            let bf = whole.backfill.as_ref().expect("a plan");
+            assert_eq!(bf.reserved, bf.reservations.len());
+        }
+        for window in [
+            QueueWindow { from: 0, rows: 40 },
+            QueueWindow::around(1_500, 100),
+            QueueWindow {
+                from: n - 10,
+                rows: 500,
+            },
+            QueueWindow {
+                from: n + 5,
+                rows: 10,
+            },
+        ] {
+            let watched = whole.queue.get(n / 3).map(|q| q.id);
+            let part = s.engine().snapshot_window(window, watched);
+            assert_eq!(part.queue.len(), n, "{policy:?} {window:?}");
+            let carried = part.queue.window();
+            assert!(carried.len() <= window.rows);
+            assert!(carried.start >= window.from.min(n));
+            for (i, row) in part.queue.rows() {
+                assert_eq!(Some(row), whole.queue.get(i), "{policy:?} row {i}");
+            }
+            // The head, wherever the window is.
+            assert_eq!(
+                part.queue.first(),
+                whole.queue.first(),
+                "{policy:?} {window:?}"
+            );
+            // The watched job, with its position.
+            let (i, row) = part
+                .queue
+                .find(watched.unwrap())
+                .expect("watched job carried");
+            assert_eq!((i, Some(row)), (n / 3, whole.queue.get(n / 3)));
+            // Everything else as in the whole picture.
+            assert_eq!(part.running, whole.running);
+            assert_eq!(part.policy_state, whole.policy_state);
+            if let (Some(a), Some(b)) = (&part.backfill, &whole.backfill) {
+                assert_eq!((a.head, a.shadow, &a.extra), (b.head, b.shadow, &b.extra));
+                assert_eq!(a.reserved, b.reserved, "{policy:?}: reservations counted");
+            }
+        }
+        // A session's snapshot carries its default window, not the queue.
+        let snap = s.snapshot();
+        assert_eq!(snap.engine.queue.len(), n);
+        assert_eq!(snap.engine.queue.window(), 0..DEFAULT_WINDOW.rows);
+    }
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Hands the app's view requests to the session, as the driver does.
+fn follow(s: &mut Session, effects: Vec<Effect>) -> usize {
+    let mut views = 0;
+    for e in effects {
+        if let Effect::Send(r @ Request::View { .. }) = e {
+            views += 1;
+            s.handle(r);
+        }
+    }
+    views
+}
+
+#[test]
+fn scrolling_far_down_asks_for_the_rows_there_and_draws_them() {
+    let mut s = long_queue(PolicyName::Conservative);
+    let mut app = App::new(Arc::new(s.snapshot()));
+    app.update(Msg::Resize(200, 50));
+    let n = s.engine().queue_len();
+    // End: the selection jumps to the last row, far outside the rows the
+    // snapshot carries, and the driver is asked for those around it.
+    let effects = app.update(key(KeyCode::End));
+    assert_eq!(app.selected, n - 1);
+    assert_eq!(follow(&mut s, effects), 1, "one view request");
+    let snap = Arc::new(s.snapshot());
+    assert!(
+        snap.engine.queue.get(n - 1).is_some(),
+        "the last row is carried"
+    );
+    assert!(snap.engine.queue.window().len() < 1_000);
+    let effects = app.update(Msg::Snapshot(snap.clone()));
+    assert_eq!(follow(&mut s, effects), 0, "nothing more to ask");
+    let last = snap.engine.queue.get(n - 1).unwrap().id;
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
+    terminal
+        .draw(|f| {
+            let area = f.area();
+            ui::view(&app, false, area, f.buffer_mut())
+        })
+        .unwrap();
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    let lines: Vec<String> = screen
+        .chars()
+        .collect::<Vec<_>>()
+        .chunks(200)
+        .map(|c| c.iter().collect())
+        .collect();
+    assert!(
+        screen.contains(&last.to_string()),
+        "last job {last} drawn:\n{}",
+        lines.join("\n")
+    );
+    // A few rows up stays within what is carried: no new request.
+    for _ in 0..20 {
+        let effects = app.update(key(KeyCode::Up));
+        assert_eq!(follow(&mut s, effects), 0);
+    }
+    // Home: back to the head.
+    let effects = app.update(key(KeyCode::Home));
+    assert_eq!(app.selected, 0);
+    assert_eq!(follow(&mut s, effects), 1);
+    assert_eq!(s.snapshot().engine.queue.window().start, 0);
+}
+
+#[test]
+fn an_open_detail_follows_its_job_deep_in_the_queue() {
+    let mut s = long_queue(PolicyName::Conservative);
+    let mut app = App::new(Arc::new(s.snapshot()));
+    app.update(Msg::Resize(120, 40));
+    for _ in 0..20 {
+        let effects = app.update(key(KeyCode::PageDown));
+        follow(&mut s, effects);
+        app.update(Msg::Snapshot(Arc::new(s.snapshot())));
+    }
+    let at = app.selected;
+    assert!(at > DEFAULT_WINDOW.rows / 4, "selection moved down: {at}");
+    let id = app.selected_job().expect("a job is selected");
+    let effects = app.update(key(KeyCode::Enter));
+    assert_eq!(follow(&mut s, effects), 1, "the detail's job is watched");
+    let snap = s.snapshot();
+    let (i, row) = snap.engine.queue.find(id).expect("carried");
+    assert_eq!((i, row.id), (at, id));
+    // Far outside the window, the detail's job is carried all the same,
+    // with its planned start.
+    let snap = s
+        .engine()
+        .snapshot_window(QueueWindow { from: 0, rows: 10 }, Some(id));
+    let (i, row) = snap.queue.find(id).expect("carried");
+    assert_eq!((i, row.id), (at, id));
+    assert!(row.planned_start.is_some(), "its planned start too");
+    // Closed, the job is no longer asked for.
+    let effects = app.update(key(KeyCode::Esc));
+    assert_eq!(follow(&mut s, effects), 1);
+    let snap = s
+        .engine()
+        .snapshot_window(QueueWindow { from: 0, rows: 10 }, None);
+    assert!(snap.queue.find(id).is_none());
+}
