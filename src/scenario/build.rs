@@ -200,6 +200,13 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     if facts.moldable.is_some() {
         names.extend(crate::metrics::moldable::MoldableFigures::names());
     }
+    if facts.grid.is_some() {
+        names.extend(
+            crate::grid_study::GRID_FIGURES
+                .iter()
+                .map(|n| format!("grid.{n}")),
+        );
+    }
     for (name, bound) in &f.expect {
         if !names.contains(name) {
             let groups: Vec<&str> = names
