@@ -170,6 +170,9 @@ pub struct ReplicatedSummary {
     pub groups: [Vec<ReplicatedRow>; 3],
     /// Per SWF user (empty without users).
     pub users: Vec<ReplicatedRow>,
+    /// The moldable figures (`long.response`, `moldable.folded` …), when
+    /// the runs had moldable jobs.
+    pub moldable: Vec<(String, Replicated)>,
     /// The two-site grid's figures (empty unless the workload is `grid`),
     /// in [`crate::grid_study::GRID_FIGURES`] order.
     pub grid: Vec<(&'static str, Replicated)>,
@@ -222,11 +225,23 @@ impl ReplicatedSummary {
         let overall = OVERALL_FIGURES.iter().map(|&n| (n, fig(n))).collect();
         let groups = Grouping::ALL.map(|g| replicate_rows(summaries, |s| &s.groups[g as usize]));
         let users = replicate_rows(summaries, |s| &s.users);
+        let moldable = if summaries.iter().any(|s| s.moldable.is_some()) {
+            crate::metrics::moldable::MoldableFigures::names()
+                .into_iter()
+                .map(|n| {
+                    let r = fig(&n);
+                    (n, r)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         ReplicatedSummary {
             replications: summaries.len(),
             overall,
             groups,
             users,
+            moldable,
             grid: Vec::new(),
         }
     }
@@ -243,6 +258,11 @@ impl ReplicatedSummary {
         let parts: Vec<&str> = name.split('.').collect();
         match parts.as_slice() {
             [n] | ["overall", n] => self.get(n),
+            ["long" | "short" | "moldable", _] => self
+                .moldable
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|&(_, r)| r),
             ["grid", n] => self.grid.iter().find(|(g, _)| g == n).map(|&(_, r)| r),
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;

@@ -140,6 +140,9 @@ pub fn snapshot() -> Snapshot {
                 slowdown: None,
                 graph: None,
                 expired: false,
+                fold: 1,
+                folds: 0,
+                requeues: 0,
             },
             RunningRow {
                 id: INJ1,
@@ -156,6 +159,9 @@ pub fn snapshot() -> Snapshot {
                 slowdown: None,
                 graph: None,
                 expired: true,
+                fold: 1,
+                folds: 0,
+                requeues: 0,
             },
         ],
         clusters: vec![

@@ -611,13 +611,7 @@ impl Engine {
     /// current runs): with the ended jobs' records, a run's busy time
     /// when it is cut short.
     pub fn running_held(&self) -> f64 {
-        self.running
-            .iter()
-            .map(|k| {
-                let j = &self.jobs[k.0];
-                j.size as f64 * (self.now - j.start).as_secs_f64()
-            })
-            .sum()
+        self.running.iter().map(|k| self.held_this_run(k.0)).sum()
     }
 
     /// Free processors per cluster.

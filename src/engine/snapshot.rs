@@ -47,6 +47,23 @@ pub struct RunningRow {
     /// The task graph a graph job carries (shared, not copied).
     #[serde(skip)]
     pub graph: Option<Arc<GraphJob>>,
+    /// Processes per processor now: above 1 for a folded moldable job
+    /// (its `size` processes on the processors of `components`).
+    #[serde(skip_serializing_if = "is_one")]
+    pub fold: u32,
+    /// Times this run was folded, and earlier runs aborted (requeued).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub folds: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub requeues: u32,
+}
+
+fn is_one(x: &u32) -> bool {
+    *x == 1
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 /// One inter-cluster link: the bandwidth its co-allocated jobs ask for
@@ -343,6 +360,9 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
                 jumped_ahead: j.jumped_ahead,
                 expired: e.now > j.estimated_end,
                 rate: j.rate,
+                fold: j.mpl(),
+                folds: j.folds,
+                requeues: j.requeues,
                 slowdown: abw.map(|abw| {
                     crate::sched::slowdown::slowdown(
                         &e.platform,

@@ -177,6 +177,8 @@ pub struct Metrics {
     users: std::collections::BTreeMap<i64, Acc>,
     first_submit: Option<SimTime>,
     last_end: SimTime,
+    /// Per-class figures, once a moldable job is recorded.
+    moldable: Option<moldable::MoldableAcc>,
 }
 
 impl Metrics {
@@ -201,6 +203,7 @@ impl Metrics {
             excluded: 0,
             first_submit: None,
             last_end: SimTime::ZERO,
+            moldable: None,
         }
     }
 
@@ -232,6 +235,9 @@ impl Metrics {
             self.users.entry(u).or_default().add(&f);
         }
         self.injected += r.injected as u64;
+        if r.moldable.is_some() {
+            self.moldable.get_or_insert_default().add(r);
+        }
         self.first_submit = Some(self.first_submit.map_or(r.submit, |s| s.min(r.submit)));
         self.last_end = self.last_end.max(r.end);
     }
@@ -308,7 +314,13 @@ impl Metrics {
                 self.group_rows(Grouping::Components),
                 self.group_rows(Grouping::Widest),
             ],
+            moldable: self.moldable.map(|m| m.figures()),
         }
+    }
+
+    /// Whether a moldable job has been recorded.
+    pub fn has_moldable(&self) -> bool {
+        self.moldable.is_some()
     }
 }
 
@@ -403,6 +415,9 @@ pub struct Summary {
     pub users: Vec<GroupRow>,
     /// Size, components, widest.
     pub groups: [Vec<GroupRow>; 3],
+    /// Long and short moldable jobs apart, when the run had any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moldable: Option<moldable::MoldableFigures>,
 }
 
 impl Summary {
@@ -433,6 +448,7 @@ impl Summary {
         match parts.as_slice() {
             [n] => overall(n),
             ["overall", n] => overall(n),
+            ["long" | "short" | "moldable", _] => self.moldable.as_ref()?.figure(name),
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
@@ -459,6 +475,9 @@ impl Summary {
                     v.push(format!("groups.{}.{}.{}", g.name(), r.label, n));
                 }
             }
+        }
+        if self.moldable.is_some() {
+            v.extend(moldable::MoldableFigures::names());
         }
         v
     }

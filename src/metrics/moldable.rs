@@ -31,52 +31,154 @@ pub struct MoldableFigures {
     pub work_lost: f64,
 }
 
-fn class<'a>(records: impl Iterator<Item = &'a JobRecord>) -> ClassFigures {
-    let (mut n, mut r, mut e, mut w, mut w2, mut p) = (0u64, 0.0, 0.0, 0.0, 0.0, 0.0);
-    for rec in records {
+/// One class's running sums (Welford for the wait's deviation).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct ClassAcc {
+    n: u64,
+    response: f64,
+    execution: f64,
+    wait_mean: f64,
+    wait_m2: f64,
+    partition: f64,
+}
+
+impl ClassAcc {
+    fn add(&mut self, rec: &JobRecord) {
         let wait = rec.wait().as_secs_f64();
-        n += 1;
-        r += rec.response().as_secs_f64();
-        e += rec.elapsed().as_secs_f64();
-        w += wait;
-        w2 += wait * wait;
-        p += rec
+        self.n += 1;
+        self.response += rec.response().as_secs_f64();
+        self.execution += rec.elapsed().as_secs_f64();
+        let d = wait - self.wait_mean;
+        self.wait_mean += d / self.n as f64;
+        self.wait_m2 += d * (wait - self.wait_mean);
+        self.partition += rec
             .moldable
             .as_ref()
             .map_or(rec.size as f64, |m| m.partition);
     }
-    if n == 0 {
-        return ClassFigures::default();
+
+    fn figures(&self) -> ClassFigures {
+        if self.n == 0 {
+            return ClassFigures::default();
+        }
+        let k = self.n as f64;
+        ClassFigures {
+            jobs: self.n,
+            response: self.response / k,
+            execution: self.execution / k,
+            wait: self.wait_mean,
+            wait_sd: (self.wait_m2 / k).max(0.0).sqrt(),
+            partition: self.partition / k,
+        }
     }
-    let k = n as f64;
-    let mean_w = w / k;
-    ClassFigures {
-        jobs: n,
-        response: r / k,
-        execution: e / k,
-        wait: mean_w,
-        wait_sd: (w2 / k - mean_w * mean_w).max(0.0).sqrt(),
-        partition: p / k,
+}
+
+/// The moldable figures, job by job (rigid jobs are left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoldableAcc {
+    long: ClassAcc,
+    short: ClassAcc,
+    aborted: u64,
+    folded: u64,
+    expanded: u64,
+    work_lost: f64,
+}
+
+impl MoldableAcc {
+    /// Folds in one record; false (and nothing done) for a rigid job.
+    pub fn add(&mut self, rec: &JobRecord) -> bool {
+        let Some(m) = &rec.moldable else {
+            return false;
+        };
+        if m.long {
+            self.long.add(rec);
+        } else {
+            self.short.add(rec);
+        }
+        self.aborted += rec.requeues as u64;
+        self.folded += m.folds as u64;
+        self.expanded += m.expands as u64;
+        self.work_lost += m.work_lost;
+        true
+    }
+
+    pub fn figures(&self) -> MoldableFigures {
+        MoldableFigures {
+            long: self.long.figures(),
+            short: self.short.figures(),
+            aborted: self.aborted,
+            folded: self.folded,
+            expanded: self.expanded,
+            work_lost: self.work_lost,
+        }
+    }
+}
+
+/// The figure names a summary with moldable jobs answers, beside the
+/// overall ones: `long.<f>`, `short.<f>` and `moldable.<count>`.
+pub const CLASS_FIGURES: [&str; 6] = [
+    "jobs",
+    "response",
+    "execution",
+    "wait",
+    "wait_sd",
+    "partition",
+];
+pub const COUNT_FIGURES: [&str; 4] = ["aborted", "folded", "expanded", "work_lost"];
+
+impl ClassFigures {
+    pub fn get(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "jobs" => self.jobs as f64,
+            "response" => self.response,
+            "execution" => self.execution,
+            "wait" => self.wait,
+            "wait_sd" => self.wait_sd,
+            "partition" => self.partition,
+            _ => return None,
+        })
+    }
+}
+
+impl MoldableFigures {
+    /// A figure by its dotted name: `long.response`, `short.wait_sd`,
+    /// `moldable.folded` …
+    pub fn figure(&self, name: &str) -> Option<f64> {
+        match name.split_once('.')? {
+            ("long", n) => self.long.get(n),
+            ("short", n) => self.short.get(n),
+            ("moldable", n) => Some(match n {
+                "aborted" => self.aborted as f64,
+                "folded" => self.folded as f64,
+                "expanded" => self.expanded as f64,
+                "work_lost" => self.work_lost,
+                _ => return None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Every name [`MoldableFigures::figure`] answers.
+    pub fn names() -> Vec<String> {
+        let mut v = Vec::new();
+        for c in ["long", "short"] {
+            for n in CLASS_FIGURES {
+                v.push(format!("{c}.{n}"));
+            }
+        }
+        for n in COUNT_FIGURES {
+            v.push(format!("moldable.{n}"));
+        }
+        v
     }
 }
 
 /// The figures of the moldable jobs among `records` (rigid ones are left
 /// out).
 pub fn figures(records: &[JobRecord]) -> MoldableFigures {
-    let m = || records.iter().filter(|r| r.moldable.is_some());
-    let long = |r: &&JobRecord| r.moldable.as_ref().is_some_and(|m| m.long);
-    MoldableFigures {
-        long: class(m().filter(long)),
-        short: class(m().filter(|r| !long(r))),
-        aborted: m().map(|r| r.requeues as u64).sum(),
-        folded: m()
-            .map(|r| r.moldable.as_ref().map_or(0, |m| m.folds as u64))
-            .sum(),
-        expanded: m()
-            .map(|r| r.moldable.as_ref().map_or(0, |m| m.expands as u64))
-            .sum(),
-        work_lost: m()
-            .map(|r| r.moldable.as_ref().map_or(0.0, |m| m.work_lost))
-            .sum(),
+    let mut acc = MoldableAcc::default();
+    for r in records {
+        acc.add(r);
     }
+    acc.figures()
 }

@@ -62,6 +62,9 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     let mut metrics = Map::new();
     metrics.insert("overall".into(), Value::Object(overall));
     metrics.insert("groups".into(), Value::Object(groups));
+    if !s.moldable.is_empty() {
+        metrics.insert("moldable".into(), moldable(&s.moldable));
+    }
     if !s.grid.is_empty() {
         let mut grid = Map::new();
         let mut ghw = Map::new();
@@ -101,6 +104,39 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "notes": scenario.facts().notes,
         "metrics": Value::Object(metrics),
     })
+}
+
+/// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its
+/// half-widths.
+fn moldable(figures: &[(String, Replicated)]) -> Value {
+    let mut top = Map::new();
+    let mut top_hw = Map::new();
+    type Table = Map<String, Value>;
+    let mut classes: Vec<(&str, Table, Table)> = ["long", "short"]
+        .into_iter()
+        .map(|c| (c, Map::new(), Map::new()))
+        .collect();
+    for (name, r) in figures {
+        match name.split_once('.') {
+            Some(("moldable", n)) => put(&mut top, &mut top_hw, n, *r),
+            Some((c, n)) => {
+                if let Some((_, o, hw)) = classes.iter_mut().find(|(k, _, _)| *k == c) {
+                    put(o, hw, n, *r);
+                }
+            }
+            None => {}
+        }
+    }
+    for (c, mut o, hw) in classes {
+        if !hw.is_empty() {
+            o.insert("half_width".into(), Value::Object(hw));
+        }
+        top.insert(c.to_string(), Value::Object(o));
+    }
+    if !top_hw.is_empty() {
+        top.insert("half_width".into(), Value::Object(top_hw));
+    }
+    Value::Object(top)
 }
 
 /// Pretty JSON text with a final newline.

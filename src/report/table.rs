@@ -27,6 +27,10 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         if s.replications == 1 { "" } else { "s" }
     );
     out.push_str(&overall(&s));
+    if !s.moldable.is_empty() {
+        out.push('\n');
+        out.push_str(&moldable(&s));
+    }
     if !s.grid.is_empty() {
         out.push('\n');
         out.push_str(&grid(&s));
@@ -110,6 +114,40 @@ pub fn grid(s: &ReplicatedSummary) -> String {
     );
     let _ = writeln!(out, "    U (to the end)      {}", cell(f("utilization"), 4));
     let _ = writeln!(out, "    backfilled locals   {}", cell(f("backfilled"), 0));
+    out
+}
+
+/// Long and short moldable jobs apart, and what folding and aborts did.
+pub fn moldable(s: &ReplicatedSummary) -> String {
+    let f = |n: &str| {
+        s.figure(n).unwrap_or(Replicated {
+            mean: 0.0,
+            half_width: None,
+        })
+    };
+    let mut out = String::from(
+        "  moldable            jobs         response        execution             wait       sd of wait        partition\n",
+    );
+    for c in ["long", "short"] {
+        let _ = writeln!(
+            out,
+            "  {c:<8} {:>13} {:>16} {:>16} {:>16} {:>16} {:>16}",
+            cell(f(&format!("{c}.jobs")), 0),
+            cell(f(&format!("{c}.response")), 1),
+            cell(f(&format!("{c}.execution")), 1),
+            cell(f(&format!("{c}.wait")), 1),
+            cell(f(&format!("{c}.wait_sd")), 1),
+            cell(f(&format!("{c}.partition")), 2),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  aborted {} · folded {} · expanded {} · work lost {} s",
+        cell(f("moldable.aborted"), 1),
+        cell(f("moldable.folded"), 1),
+        cell(f("moldable.expanded"), 1),
+        cell(f("moldable.work_lost"), 1),
+    );
     out
 }
 

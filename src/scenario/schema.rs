@@ -143,6 +143,9 @@ pub enum WorkloadKind {
     Batsim,
     /// The package-allocation paper's generator (Table I).
     Blanco,
+    /// Moldable jobs of four application types (backfilling with virtual
+    /// malleability).
+    Moldable,
     /// The two-site grid paper's streams: local jobs at each site (cluster)
     /// and gangs at the grid scheduler.
     Grid,
@@ -156,6 +159,7 @@ impl WorkloadKind {
             WorkloadKind::Swf => "swf",
             WorkloadKind::Batsim => "batsim",
             WorkloadKind::Blanco => "blanco",
+            WorkloadKind::Moldable => "moldable",
             WorkloadKind::Grid => "grid",
         }
     }
@@ -212,6 +216,44 @@ pub struct WorkloadSection {
     pub mean_service: Option<Spanned<f64>>,
     /// How much longer a gang split over sites runs (0.1: 10 %).
     pub split_overhead: Option<Spanned<f64>>,
+    // kind = "moldable" (also max_size)
+    /// Machine utilization in sequential CPU time (1.0 = 100 %).
+    pub utilization: Option<Spanned<f64>>,
+    /// The short jobs' share of the utilization.
+    pub short_load: Option<Spanned<f64>>,
+    /// A type is long when its sequential time is over this many seconds.
+    pub long_threshold: Option<Spanned<f64>>,
+    /// A job folded f times runs at 1/(f·(1 + fold_overhead)).
+    pub fold_overhead: Option<Spanned<f64>>,
+    /// The largest multiprogramming level a fold may reach.
+    pub max_mpl: Option<Spanned<AtLeastOne>>,
+    /// Estimated sequential time = actual × a factor drawn uniformly from
+    /// [low, high] (one number: always that factor).
+    pub estimate_factor: Option<Spanned<OneOrMany>>,
+    /// The smallest size a short job may run at (allowed sizes below it
+    /// are dropped).
+    pub short_min_size: Option<Spanned<AtLeastOne>>,
+    /// Downey's (A, σ) per application type.
+    pub speedup: Option<Spanned<SpeedupSection>>,
+}
+
+/// `[workload.speedup]`: Downey's average parallelism `a` and variance of
+/// parallelism `sigma` for each application type of the moldable workload.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedupSection {
+    pub bt_a: Option<Spanned<DowneyEntry>>,
+    pub cg_b: Option<Spanned<DowneyEntry>>,
+    pub lu_w: Option<Spanned<DowneyEntry>>,
+    pub sweep3d: Option<Spanned<DowneyEntry>>,
+}
+
+/// One type's speedup parameters; a key left out keeps its default.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DowneyEntry {
+    pub a: Option<f64>,
+    pub sigma: Option<f64>,
 }
 
 impl WorkloadSection {
@@ -246,6 +288,14 @@ impl WorkloadSection {
             sigma
         );
         g!(
+            utilization,
+            short_load,
+            long_threshold,
+            fold_overhead,
+            max_mpl,
+            estimate_factor,
+            short_min_size,
+            speedup,
             local_rate,
             gang_rate,
             gang_sizes,
@@ -280,6 +330,17 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "pow2_share",
             "bsbw",
             "sigma",
+        ],
+        WorkloadKind::Moldable => &[
+            "utilization",
+            "short_load",
+            "max_size",
+            "long_threshold",
+            "fold_overhead",
+            "max_mpl",
+            "estimate_factor",
+            "short_min_size",
+            "speedup",
         ],
         WorkloadKind::Grid => &[
             "local_rate",

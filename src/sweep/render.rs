@@ -37,6 +37,29 @@ pub const CSV_FIGURES: [&str; 8] = [
     "requeued",
 ];
 
+/// The moldable figures a table or CSV adds when a point has moldable
+/// jobs: (name, title, decimals).
+pub const MOLDABLE_COLUMNS: [(&str, &str, usize); 14] = [
+    ("long.response", "long resp", 1),
+    ("long.execution", "long exec", 1),
+    ("long.wait", "long wait", 1),
+    ("long.wait_sd", "long wait sd", 1),
+    ("long.partition", "long part", 2),
+    ("short.response", "short resp", 1),
+    ("short.execution", "short exec", 1),
+    ("short.wait", "short wait", 1),
+    ("short.wait_sd", "short wait sd", 1),
+    ("short.partition", "short part", 2),
+    ("moldable.aborted", "aborted", 1),
+    ("moldable.folded", "folded", 1),
+    ("moldable.expanded", "expanded", 1),
+    ("moldable.work_lost", "work lost", 1),
+];
+
+fn has_moldable(r: &Row) -> bool {
+    r.summary.pointer("/metrics/moldable").is_some()
+}
+
 /// A figure of a summary by its dotted name, as `[expect]` names it:
 /// `art`, `overall.art`, or `groups.<grouping>.<label>.<figure>` (the
 /// groupings are size, components, widest and user). A figure that was not
@@ -45,6 +68,8 @@ pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
     let parts: Vec<&str> = name.split('.').collect();
     let (table, n) = match parts.as_slice() {
         [n] | ["overall", n] => (summary.pointer("/metrics/overall")?, *n),
+        ["moldable", n] => (summary.pointer("/metrics/moldable")?, *n),
+        [c @ ("long" | "short"), n] => (summary.pointer(&format!("/metrics/moldable/{c}"))?, *n),
         ["grid", n] => (summary.pointer("/metrics/grid")?, *n),
         ["groups", g, label, n] => {
             let rows = summary.pointer(&format!("/metrics/groups/{g}"))?;
@@ -103,6 +128,12 @@ pub fn json(rows: &[Row]) -> String {
 pub fn csv(keys: &[String], rows: &[Row]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = keys.to_vec();
+    let moldable = rows.iter().any(has_moldable);
+    let extra: Vec<&str> = if moldable {
+        MOLDABLE_COLUMNS.iter().map(|c| c.0).collect()
+    } else {
+        Vec::new()
+    };
     let grid = any_grid(rows);
     let grid_names: Vec<String> = if grid {
         crate::grid_study::GRID_FIGURES
@@ -115,6 +146,7 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
     for f in CSV_FIGURES
         .iter()
         .copied()
+        .chain(extra.iter().copied())
         .chain(grid_names.iter().map(String::as_str))
     {
         header.push(f.to_string());
@@ -127,6 +159,7 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
         for f in CSV_FIGURES
             .iter()
             .copied()
+            .chain(extra.iter().copied())
             .chain(grid_names.iter().map(String::as_str))
         {
             let x = fig(r, f);
@@ -158,6 +191,9 @@ pub fn table(keys: &[String], rows: &[Row]) -> String {
         if rows.iter().any(|r| fig(r, f).mean > 0.0) {
             cols.push((f, title, 0));
         }
+    }
+    if rows.iter().any(has_moldable) {
+        cols.extend(MOLDABLE_COLUMNS);
     }
     table_of(keys, rows, cols)
 }

@@ -16,32 +16,64 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp};
 use std::sync::Arc;
 
+/// The paper's four types with schedscope's Downey parameters (A, σ), in
+/// the order bt.A, cg.B, lu.W, Sweep3D: the class-A/B kernels scale to the
+/// machine, the small class-W and Sweep3D runs less.
+pub const PAPER_SPEEDUP: [(f64, f64); 4] = [(48.0, 0.5), (32.0, 1.0), (16.0, 1.0), (24.0, 0.5)];
+
+/// The four types' names, sizes and sequential times (the paper's Table 1).
+const PAPER_APPS: [(&str, SizeRule, i64); 4] = [
+    ("bt.A", SizeRule::Square, 2441),
+    ("cg.B", SizeRule::PowerOfTwo, 4385),
+    ("lu.W", SizeRule::PowerOfTwo, 177),
+    ("Sweep3D", SizeRule::Any, 50),
+];
+
 /// The paper's four types, sizes capped at `cap` (60 on its 64-processor
-/// machine), long when the sequential time is over `threshold` seconds.
-/// Downey parameters (A, σ), schedscope's reading: bt.A (48, 0.5), cg.B
-/// (32, 1.0), lu.W (16, 1.0), Sweep3D (24, 0.5) — the class-A/B kernels
-/// scale to the machine, the small class-W and Sweep3D runs less.
+/// machine), long when the sequential time is over `threshold` seconds,
+/// with the speedup parameters [`PAPER_SPEEDUP`].
 pub fn paper_types(cap: u32, threshold: f64, overhead: f64, max_mpl: u32) -> Vec<Arc<AppType>> {
-    [
-        ("bt.A", SizeRule::Square, 2441, 48.0, 0.5),
-        ("cg.B", SizeRule::PowerOfTwo, 4385, 32.0, 1.0),
-        ("lu.W", SizeRule::PowerOfTwo, 177, 16.0, 1.0),
-        ("Sweep3D", SizeRule::Any, 50, 24.0, 0.5),
-    ]
-    .into_iter()
-    .map(|(name, rule, seq, a, sigma)| {
-        Arc::new(AppType {
-            name: name.to_string(),
-            sizes: rule.sizes(cap),
-            sequential: SimTime::from_secs(seq),
-            long: seq as f64 > threshold,
-            parallelism: a,
-            sigma,
-            fold_overhead: overhead,
-            max_mpl,
+    types_with(cap, threshold, overhead, max_mpl, PAPER_SPEEDUP, 1)
+        .expect("size 1 is allowed for every type")
+}
+
+/// The four types with the given speedup parameters (bt.A, cg.B, lu.W,
+/// Sweep3D); short types keep only their sizes of at least
+/// `short_min_size`. Errors name a short type left with no size.
+pub fn types_with(
+    cap: u32,
+    threshold: f64,
+    overhead: f64,
+    max_mpl: u32,
+    speedup: [(f64, f64); 4],
+    short_min_size: u32,
+) -> Result<Vec<Arc<AppType>>, String> {
+    PAPER_APPS
+        .into_iter()
+        .zip(speedup)
+        .map(|((name, rule, seq), (a, sigma))| {
+            let long = seq as f64 > threshold;
+            let mut sizes = rule.sizes(cap);
+            if !long {
+                sizes.retain(|&n| n >= short_min_size);
+            }
+            if sizes.is_empty() {
+                return Err(format!(
+                    "the short type {name} allows no size from {short_min_size} to {cap}"
+                ));
+            }
+            Ok(Arc::new(AppType {
+                name: name.to_string(),
+                sizes,
+                sequential: SimTime::from_secs(seq),
+                long,
+                parallelism: a,
+                sigma,
+                fold_overhead: overhead,
+                max_mpl,
+            }))
         })
-    })
-    .collect()
+        .collect()
 }
 
 /// The generator's settings.
@@ -54,6 +86,10 @@ pub struct MoldableParams {
     pub short_load: f64,
     pub jobs: u64,
     pub types: Vec<Arc<AppType>>,
+    /// Each job's estimated sequential time is its sequential time times
+    /// a factor drawn uniformly from this range; `None`: the job carries
+    /// no estimate of its own.
+    pub estimate_factor: Option<(f64, f64)>,
 }
 
 impl MoldableParams {
@@ -67,6 +103,7 @@ impl MoldableParams {
             short_load: 0.2,
             jobs,
             types: paper_types(60, 1000.0, overhead, 4),
+            estimate_factor: None,
         }
     }
 }
@@ -75,13 +112,16 @@ pub struct MoldableWorkload {
     arrivals: ChaCha8Rng,
     kinds: ChaCha8Rng,
     gap: Exp<f64>,
+    mean_gap: f64,
     /// Probability that a job is long.
     p_long: f64,
     long: Vec<Arc<AppType>>,
     short: Vec<Arc<AppType>>,
+    estimates: ChaCha8Rng,
+    estimate_factor: Option<(f64, f64)>,
     t: f64,
     next: u64,
-    jobs: u64,
+    jobs: Option<u64>,
 }
 
 fn mean_seq(types: &[Arc<AppType>]) -> f64 {
@@ -95,6 +135,15 @@ fn mean_seq(types: &[Arc<AppType>]) -> f64 {
 impl MoldableWorkload {
     /// Errors name what is wrong with the settings.
     pub fn new(p: &MoldableParams, seed: u64) -> Result<MoldableWorkload, String> {
+        Self::with_count(p, seed, Some(p.jobs))
+    }
+
+    /// [`MoldableWorkload::new`] with `count` jobs (`None`: endless).
+    pub fn with_count(
+        p: &MoldableParams,
+        seed: u64,
+        count: Option<u64>,
+    ) -> Result<MoldableWorkload, String> {
         let long: Vec<_> = p.types.iter().filter(|t| t.long).cloned().collect();
         let short: Vec<_> = p.types.iter().filter(|t| !t.long).cloned().collect();
         let m = p.processors as f64;
@@ -105,6 +154,16 @@ impl MoldableWorkload {
                 0.0
             }
         };
+        for (load, ts, class) in [
+            (p.long_load, &long, "long"),
+            (p.short_load, &short, "short"),
+        ] {
+            if load > 0.0 && ts.is_empty() {
+                return Err(format!(
+                    "a {class} load of {load} but no {class} type (see long_threshold)"
+                ));
+            }
+        }
         let (ll, ls) = (rate(p.long_load, &long), rate(p.short_load, &short));
         if !(ll + ls > 0.0 && (ll + ls).is_finite()) {
             return Err("the workload has no load: give a long or short load above 0 with types of that class".into());
@@ -113,13 +172,23 @@ impl MoldableWorkload {
             arrivals: stream(seed, Purpose::Arrivals),
             kinds: stream(seed, Purpose::Sizes),
             gap: Exp::new(ll + ls).map_err(|e| e.to_string())?,
+            mean_gap: 1.0 / (ll + ls),
             p_long: ll / (ll + ls),
             long,
             short,
+            estimates: stream(seed, Purpose::Runtimes),
+            estimate_factor: p.estimate_factor,
             t: 0.0,
             next: 1,
-            jobs: p.jobs,
+            jobs: count,
         })
+    }
+}
+
+impl MoldableWorkload {
+    /// The mean time between two arrivals, seconds.
+    pub fn mean_gap(&self) -> f64 {
+        self.mean_gap
     }
 }
 
@@ -127,7 +196,7 @@ impl Iterator for MoldableWorkload {
     type Item = JobSpec;
 
     fn next(&mut self) -> Option<JobSpec> {
-        if self.next > self.jobs {
+        if self.jobs.is_some_and(|n| self.next > n) {
             return None;
         }
         self.t += self.gap.sample(&mut self.arrivals);
@@ -136,13 +205,21 @@ impl Iterator for MoldableWorkload {
         let app = pool[self.kinds.random_range(0..pool.len())].clone();
         let id = self.next;
         self.next += 1;
+        let estimate = self.estimate_factor.map(|(lo, hi)| {
+            let f = if hi > lo {
+                self.estimates.random_range(lo..=hi)
+            } else {
+                lo
+            };
+            SimTime(((app.sequential.0 as f64) * f).round().max(1.0) as i64)
+        });
         Some(JobSpec {
             id,
             submit: SimTime::from_secs_f64(self.t),
             size: app.largest(),
             components: Vec::new(),
             runtime: app.sequential,
-            estimate: None,
+            estimate,
             user: None,
             injected: false,
             app: Some(app),

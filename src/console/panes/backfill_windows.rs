@@ -15,6 +15,23 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+/// Under a moldable backfilling policy with the paper's window rule
+/// (`window = "all-backfilled"`), whether the window has expired: a job
+/// waits and every running job was backfilled.
+fn all_backfilled_expired(snap: &Snapshot) -> bool {
+    use crate::policy::fjt;
+    let e = &snap.engine;
+    let rule_applies = [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&e.policy.name)
+        && e.policy
+            .params
+            .get("window")
+            .is_none_or(|w| w.to_string().trim_matches('"') != "estimate");
+    rule_applies
+        && !e.queue.is_empty()
+        && !e.running.is_empty()
+        && e.running.iter().all(|r| r.jumped_ahead)
+}
+
 /// Width of the id column of the window rows.
 const ID_W: usize = 11;
 
@@ -134,6 +151,12 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     // Windows: each running job from now to its estimated end.
     let running = windows(snap);
+    if all_backfilled_expired(snap) {
+        lines.push(Line::styled(
+            format!("{EXPIRED} window expired: every running job was backfilled"),
+            ctx.alert(),
+        ));
+    }
     // Under reservations, their processors over time first: whole
     // reservations, leaving a third of the rows to the windows.
     let after_axis = (inner.height as usize).saturating_sub(lines.len() + 1);
@@ -243,6 +266,40 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             mark,
             Span::styled(format!("{id:>w$} ", w = ID_W - 1), ctx.job(r.id)),
         ];
+        // What follows the window: backfilled, folded, aborted. A long
+        // window is cut short so that these stay on screen.
+        let mut tail: Vec<Span> = Vec::new();
+        if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
+            tail.push(Span::styled(" reserved", ctx.dim()));
+        } else if !r.expired && r.jumped_ahead {
+            tail.push(Span::styled(
+                if e.backfill.is_some() {
+                    " backfilled"
+                } else {
+                    " jumped"
+                },
+                ctx.fg(Color::Magenta),
+            ));
+        }
+        if r.fold > 1 || r.folds > 0 {
+            tail.push(Span::styled(
+                match r.fold {
+                    1 => format!(" folded {}× (expanded)", r.folds),
+                    f => format!(" folded ×{f}"),
+                },
+                ctx.alert(),
+            ));
+        }
+        if r.requeues > 0 {
+            tail.push(Span::styled(
+                format!(" aborted {}×", r.requeues),
+                ctx.alert(),
+            ));
+        }
+        // Only a row with a fold or abort mark is cut (others draw as
+        // they always have).
+        let marked = r.fold > 1 || r.folds > 0 || r.requeues > 0;
+        let tail_w: usize = tail.iter().map(|s| s.content.chars().count()).sum();
         if r.expired {
             spans.push(Span::styled(
                 format!(
@@ -252,7 +309,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 ctx.alert(),
             ));
         } else {
+            let room = (inner.width as usize)
+                .saturating_sub(ID_W + 1 + tail_w)
+                .max(1);
             let n = col((r.estimated_end - now).as_secs_f64()).max(1);
+            let n = if marked { n.min(room) } else { n };
             let mut bar = String::new();
             for i in 0..bar_w.max(n) {
                 if i < n {
@@ -264,19 +325,8 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 }
             }
             spans.push(Span::styled(bar.trim_end().to_string(), ctx.job(r.id)));
-            if e.reservations.iter().any(|x| x.holds(r.id)) {
-                spans.push(Span::styled(" reserved", ctx.dim()));
-            } else if r.jumped_ahead {
-                spans.push(Span::styled(
-                    if e.backfill.is_some() {
-                        " backfilled"
-                    } else {
-                        " jumped"
-                    },
-                    ctx.fg(Color::Magenta),
-                ));
-            }
         }
+        spans.extend(tail);
         let mut line = Line::from(spans);
         if focused && i == selected {
             line = line.style(Style::new().add_modifier(Modifier::REVERSED));
@@ -355,6 +405,37 @@ mod tests {
         assert_eq!(buf[(1, y)].symbol(), EXPIRED);
         // Job 10's window runs to its estimated end, 40 s from now.
         assert!(t.contains("10 ███"), "{t}");
+    }
+
+    #[test]
+    fn moldable_marks_folds_aborts_and_the_papers_expired_window() {
+        let mut snap = fixtures::snapshot();
+        snap.engine = fixtures::with_backfill(snap.engine);
+        snap.engine.policy.name = crate::policy::fjt::FJT1_BFM;
+        for r in &mut snap.engine.running {
+            r.jumped_ahead = true;
+        }
+        snap.engine.running[0].fold = 4;
+        snap.engine.running[0].folds = 1;
+        snap.engine.running[1].requeues = 2;
+        let area = Rect::new(0, 0, 70, 12);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(
+            t.contains("window expired: every running job was backfilled"),
+            "{t}"
+        );
+        assert!(t.contains("folded ×4"), "{t}");
+        assert!(t.contains("aborted 2×"), "{t}");
+        // With windows read as estimates the paper's rule does not apply.
+        snap.engine.policy.params.insert(
+            "window".into(),
+            crate::sched::ParamValue::Text("estimate".into()),
+        );
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        assert!(!text(&buf).contains("every running job"));
     }
 
     #[test]

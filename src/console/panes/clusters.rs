@@ -184,6 +184,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .filter(|r| r.injected)
         .map(|r| r.id)
         .collect();
+    // A folded job's cells show its fold f (processes per processor).
+    let folded: std::collections::HashMap<u64, u32> = snap
+        .engine
+        .running
+        .iter()
+        .filter(|r| r.fold > 1)
+        .map(|r| (r.id, r.fold))
+        .collect();
     let mut lines = Vec::new();
     let mut any_reserved = false;
     for (ci, c) in clusters.iter().enumerate() {
@@ -208,6 +216,10 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             }
             match d.job {
                 Some(id) if d.busy > 0 => {
+                    if let Some(f) = folded.get(&id) {
+                        spans.push(Span::styled(fold_glyph(*f), ctx.job(id)));
+                        continue;
+                    }
                     let glyph = if injected.contains(&id) {
                         INJECTED
                     } else if d.busy < d.size {
@@ -252,6 +264,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 format!("{INJECTED} injected"),
             ]
         };
+        if let Some(f) = folded.values().max() {
+            items.push(format!("{} folded ×f", fold_glyph(*f)));
+        }
         if any_reserved {
             items.extend([
                 format!("{RES_GRAPH} graph"),
@@ -288,6 +303,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         }
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
+}
+
+/// The cell of a job folded `f` times: its fold as a digit (`+` past 9).
+fn fold_glyph(f: u32) -> String {
+    match f {
+        2..=9 => f.to_string(),
+        _ => "+".to_string(),
+    }
 }
 
 fn truncate(s: &str, w: usize) -> String {
