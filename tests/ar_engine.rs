@@ -54,9 +54,11 @@ fn inside(r: &schedscope::sched::ReservationView, now: SimTime) -> bool {
     r.active || now > r.start
 }
 
-fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
+/// Six hours of independent jobs on `procs` processors and a Poisson
+/// stream of 7–12-task graphs on 4 TPEs.
+fn graphs_and_jobs(seed: u64, procs: u32) -> WithGraphs {
     let horizon = 6 * 3_600;
-    let source = WithGraphs::new(
+    WithGraphs::new(
         Box::new(jobs(seed, 60, procs, horizon).into_iter()),
         GraphStreamParams {
             mean_interarrival: 150.0,
@@ -67,7 +69,43 @@ fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
             until: SimTime::from_secs(horizon),
         },
         seed,
-    );
+    )
+}
+
+/// Checks that no job a reservation does not hold runs on its processors
+/// inside its window; returns how many (job, reservation) pairs it
+/// looked at.
+fn check_reservations(e: &Engine) -> u64 {
+    let now = e.now();
+    let mut checked = 0;
+    for r in e.reservations() {
+        // Inside its window once the engine has settled the instant the
+        // window begins at (it takes the processors then, ending what
+        // still runs on them; a job due to end at that instant may still
+        // be listed until its end event is handled).
+        if !(inside(r, now) && now < r.finish) {
+            continue;
+        }
+        for (id, on) in e.running_processors() {
+            if r.holds(id) {
+                continue;
+            }
+            for (_, ps) in on {
+                assert!(
+                    ps.iter().all(|p| !r.processors.contains(p)),
+                    "job {id} on {ps:?} inside reservation {} ({:?}) at {now}",
+                    r.id,
+                    r.processors
+                );
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
+    let source = graphs_and_jobs(seed, procs);
     let mut spec = PolicySpec {
         name: PolicyName::new("ar"),
         ..PolicySpec::default()
@@ -86,30 +124,7 @@ fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
     let mut checked = 0;
     let mut ended = 0;
     while e.step().is_some() {
-        let now = e.now();
-        for r in e.reservations() {
-            // Inside its window once the engine has settled the instant
-            // the window begins at (it takes the processors then, ending
-            // what still runs on them; a job due to end at that instant
-            // may still be listed until its end event is handled).
-            if !(inside(r, now) && now < r.finish) {
-                continue;
-            }
-            for (id, on) in e.running_processors() {
-                if r.holds(id) {
-                    continue;
-                }
-                for (_, ps) in on {
-                    assert!(
-                        ps.iter().all(|p| !r.processors.contains(p)),
-                        "job {id} on {ps:?} inside reservation {} ({:?}) at {now}",
-                        r.id,
-                        r.processors
-                    );
-                    checked += 1;
-                }
-            }
-        }
+        checked += check_reservations(&e);
         for rec in e.drain_records() {
             assert!(ids.insert(rec.id), "job {} ended twice", rec.id);
             assert!(!rec.killed, "job {} killed", rec.id);
@@ -221,20 +236,8 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
         (8, PolicyName::Conservative, Machines::Counted),
     ];
     for (seed, to, machines) in cases {
-        let horizon = 6 * 3_600;
         let procs = 16;
-        let source = WithGraphs::new(
-            Box::new(jobs(seed, 60, procs, horizon).into_iter()),
-            GraphStreamParams {
-                mean_interarrival: 150.0,
-                size: SizeClass::Gs7_12,
-                tpes: 4,
-                per_family: 5,
-                unit: 1.0,
-                until: SimTime::from_secs(horizon),
-            },
-            seed,
-        );
+        let source = graphs_and_jobs(seed, procs);
         let spec = PolicySpec {
             name: PolicyName::new("ar"),
             ..PolicySpec::default()
@@ -265,28 +268,7 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
                 switched = true;
                 switched_with_reservations += 1;
             }
-            for r in e.reservations() {
-                // Inside its window once the engine has settled the instant
-                // the window begins at (it takes the processors then, ending
-                // what still runs on them; a job due to end at that instant
-                // may still be listed until its end event is handled).
-                if !(inside(r, now) && now < r.finish) {
-                    continue;
-                }
-                for (id, on) in e.running_processors() {
-                    if r.holds(id) {
-                        continue;
-                    }
-                    for (_, ps) in on {
-                        assert!(
-                            ps.iter().all(|p| !r.processors.contains(p)),
-                            "{to:?}: job {id} on {ps:?} inside reservation {} at {now}",
-                            r.id
-                        );
-                        checked += 1;
-                    }
-                }
-            }
+            checked += check_reservations(&e);
             for rec in e.drain_records() {
                 assert!(ids.insert(rec.id), "{to:?}: job {} ended twice", rec.id);
                 assert!(!rec.killed, "{to:?}: job {} killed", rec.id);
