@@ -104,21 +104,26 @@ fn check_reservations(e: &Engine) -> u64 {
     checked
 }
 
-fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
-    let source = graphs_and_jobs(seed, procs);
+/// An engine under `ar` on one cluster of `procs` processors, its
+/// independent jobs scheduled by `independent` (`fcfs`, `easy`).
+fn under_ar(source: WithGraphs, procs: u32, independent: &str) -> Engine {
     let mut spec = PolicySpec {
         name: PolicyName::new("ar"),
         ..PolicySpec::default()
     };
     spec.params
         .insert("independent".into(), ParamValue::Text(independent.into()));
-    let mut e = Engine::new(
+    Engine::new(
         Platform::uniform(1, procs),
         Box::new(source),
         &spec,
         EngineConfig::default(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
+    let mut e = under_ar(graphs_and_jobs(seed, procs), procs, independent);
     let mut ids = HashSet::new();
     let mut graphs_ended = 0;
     let mut checked = 0;
@@ -162,17 +167,7 @@ fn blocks_disjoint(seed: u64, procs: u32) {
         },
         seed,
     );
-    let spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    let mut e = Engine::new(
-        Platform::uniform(1, procs),
-        Box::new(source),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = under_ar(source, procs, "fcfs");
     let mut seen = 0;
     while e.step().is_some() {
         let PolicyState::Reservations(v) = e.policy_state() else {
@@ -237,18 +232,7 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
     ];
     for (seed, to, machines) in cases {
         let procs = 16;
-        let source = graphs_and_jobs(seed, procs);
-        let spec = PolicySpec {
-            name: PolicyName::new("ar"),
-            ..PolicySpec::default()
-        };
-        let mut e = Engine::new(
-            Platform::uniform(1, procs),
-            Box::new(source),
-            &spec,
-            EngineConfig::default(),
-        )
-        .unwrap();
+        let mut e = under_ar(graphs_and_jobs(seed, procs), procs, "fcfs");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let at = SimTime::from_secs(rng.random_range(3_600..4 * 3_600));
         let mut ids = HashSet::new();
