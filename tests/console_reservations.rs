@@ -4,16 +4,9 @@
 //! job's schedule as a Gantt chart in its detail. Whole screens at 80×24
 //! and 100×30, and narrow terminals that must not panic.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use schedscope::console::app::{App, Effect, Msg};
-use schedscope::console::session::Session;
-use schedscope::console::ui;
-use schedscope::model::SimTime;
+use crossterm::event::KeyCode;
 use schedscope::scenario::Scenario;
 use schedscope::sched::PolicyState;
-use std::sync::Arc;
 
 /// Eight processors: job 1 holds six until 2,000 s, job 2 (all eight)
 /// waits behind it under FCFS with small jobs behind it; task graphs of
@@ -60,68 +53,14 @@ interval = 600
 source = "trace"
 "#;
 
-struct Console {
-    session: Session,
-    app: App,
-    terminal: Terminal<TestBackend>,
-}
+#[path = "common/console.rs"]
+mod console;
+use console::Console;
 
 impl Console {
     fn new(w: u16, h: u16) -> Console {
         let sc = Scenario::parse(SCENARIO, "ar-console", std::path::Path::new("."), &[]).unwrap();
-        let seed = sc.seed();
-        let mut session = Session::new(sc, seed, true).unwrap();
-        let mut app = App::new(Arc::new(session.snapshot()));
-        app.update(Msg::Resize(w, h));
-        Console {
-            session,
-            app,
-            terminal: Terminal::new(TestBackend::new(w, h)).unwrap(),
-        }
-    }
-
-    fn resize(&mut self, w: u16, h: u16) {
-        self.app.update(Msg::Resize(w, h));
-        self.terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    }
-
-    fn publish(&mut self) {
-        let s = Arc::new(self.session.snapshot());
-        self.app.update(Msg::Snapshot(s));
-    }
-
-    fn run_to(&mut self, secs: f64) {
-        assert!(
-            self.session
-                .advance_to(SimTime::from_secs_f64(secs), usize::MAX)
-        );
-        self.publish();
-    }
-
-    fn keys(&mut self, keys: &[KeyCode]) {
-        for &k in keys {
-            for e in self
-                .app
-                .update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE)))
-            {
-                match e {
-                    Effect::Send(r) => self.session.handle(r),
-                    Effect::Quit => {}
-                }
-            }
-            self.publish();
-        }
-    }
-
-    fn screen(&mut self) -> String {
-        let app = &self.app;
-        self.terminal
-            .draw(|f| {
-                let area = f.area();
-                ui::view(app, true, area, f.buffer_mut())
-            })
-            .unwrap();
-        self.terminal.backend().to_string()
+        Console::on(sc, w, h)
     }
 }
 

@@ -5,21 +5,18 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::app::{App, Msg};
 use schedscope::console::session::Session;
 use schedscope::console::ui;
-use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
 use std::sync::Arc;
 
 const W: u16 = 150;
 const H: u16 = 40;
 
-struct Console {
-    session: Session,
-    app: App,
-    terminal: Terminal<TestBackend>,
-}
+#[path = "common/console.rs"]
+mod console;
+use console::Console;
 
 impl Console {
     fn new() -> Console {
@@ -28,57 +25,6 @@ impl Console {
 
     fn sized(w: u16, h: u16) -> Console {
         Console::on(Scenario::embedded_default(), w, h)
-    }
-
-    fn on(sc: Scenario, w: u16, h: u16) -> Console {
-        let seed = sc.seed();
-        let mut session = Session::new(sc, seed, true).unwrap();
-        let mut app = App::new(Arc::new(session.snapshot()));
-        app.update(Msg::Resize(w, h));
-        Console {
-            session,
-            app,
-            terminal: Terminal::new(TestBackend::new(w, h)).unwrap(),
-        }
-    }
-
-    fn publish(&mut self) {
-        let s = Arc::new(self.session.snapshot());
-        self.app.update(Msg::Snapshot(s));
-    }
-
-    fn run_to(&mut self, secs: i64) {
-        assert!(
-            self.session
-                .advance_to(SimTime::from_secs(secs), usize::MAX)
-        );
-        self.publish();
-    }
-
-    fn keys(&mut self, keys: &[KeyCode]) {
-        for &k in keys {
-            for e in self
-                .app
-                .update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE)))
-            {
-                match e {
-                    Effect::Send(r) => self.session.handle(r),
-                    Effect::Quit => {}
-                }
-            }
-            self.publish();
-        }
-    }
-
-    fn screen(&mut self) -> String {
-        let app = &self.app;
-        self.terminal
-            .draw(|f| {
-                let area = f.area();
-                ui::view(app, true, area, f.buffer_mut())
-            })
-            .unwrap();
-        self.terminal.backend().to_string()
     }
 }
 

@@ -1,0 +1,88 @@
+//! A console driven synchronously on a `TestBackend`: a session, the app
+//! and a terminal, with keys going through the same key → request path as
+//! the live console's.
+#![allow(dead_code)] // not every test file that shares this module uses all of it
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::session::Session;
+use schedscope::console::ui;
+use schedscope::model::SimTime;
+use schedscope::scenario::Scenario;
+use std::sync::Arc;
+
+pub struct Console {
+    pub session: Session,
+    pub app: App,
+    pub terminal: Terminal<TestBackend>,
+}
+
+impl Console {
+    /// A console on `sc` (its own seed, endless) in a `w` × `h` terminal.
+    pub fn on(sc: Scenario, w: u16, h: u16) -> Console {
+        let seed = sc.seed();
+        let mut session = Session::new(sc, seed, true).unwrap();
+        let mut app = App::new(Arc::new(session.snapshot()));
+        app.update(Msg::Resize(w, h));
+        Console {
+            session,
+            app,
+            terminal: Terminal::new(TestBackend::new(w, h)).unwrap(),
+        }
+    }
+
+    pub fn resize(&mut self, w: u16, h: u16) {
+        self.app.update(Msg::Resize(w, h));
+        self.terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    }
+
+    /// Hands the app a snapshot, and the session what the app asks of it.
+    pub fn publish(&mut self) {
+        let s = Arc::new(self.session.snapshot());
+        let effects = self.app.update(Msg::Snapshot(s));
+        self.carry_out(effects);
+    }
+
+    /// Runs the simulation to `secs` simulated seconds, then publishes.
+    pub fn run_to(&mut self, secs: impl Into<f64>) {
+        assert!(
+            self.session
+                .advance_to(SimTime::from_secs_f64(secs.into()), usize::MAX)
+        );
+        self.publish();
+    }
+
+    /// Presses `keys` one after another, publishing after each.
+    pub fn keys(&mut self, keys: &[KeyCode]) {
+        for &k in keys {
+            let effects = self
+                .app
+                .update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE)));
+            self.carry_out(effects);
+            self.publish();
+        }
+    }
+
+    fn carry_out(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            match e {
+                Effect::Send(r) => self.session.handle(r),
+                Effect::Quit => {}
+            }
+        }
+    }
+
+    /// The screen as text, drawn now.
+    pub fn screen(&mut self) -> String {
+        let app = &self.app;
+        self.terminal
+            .draw(|f| {
+                let area = f.area();
+                ui::view(app, true, area, f.buffer_mut())
+            })
+            .unwrap();
+        self.terminal.backend().to_string()
+    }
+}
