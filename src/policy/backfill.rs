@@ -122,7 +122,7 @@ pub fn reserved_plan(
 
 /// Running jobs started ahead of the queue that have outlived their
 /// estimates, oldest start first: what aborts may take back.
-fn expired_ahead(view: &SystemView<'_>) -> Vec<JobKey> {
+pub(super) fn expired_ahead(view: &SystemView<'_>) -> Vec<JobKey> {
     let mut v: Vec<JobKey> = view
         .running
         .iter()

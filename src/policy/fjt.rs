@@ -267,26 +267,18 @@ impl Fjt {
 
     /// The backfilled jobs whose window has expired, oldest first.
     fn expired(&self, view: &SystemView<'_>) -> Vec<JobKey> {
-        let mut v: Vec<JobKey> = match self.window {
+        match self.window {
             WindowRule::AllBackfilled => {
                 if view.running.iter().all(|&k| view.job(k).jumped_ahead) {
-                    view.running.to_vec()
+                    let mut v = view.running.to_vec();
+                    v.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
+                    v
                 } else {
                     Vec::new()
                 }
             }
-            WindowRule::Estimate => view
-                .running
-                .iter()
-                .copied()
-                .filter(|&k| {
-                    let j = view.job(k);
-                    j.jumped_ahead && j.estimated_end <= view.now
-                })
-                .collect(),
-        };
-        v.sort_by_key(|&k| (view.job(k).start, view.job(k).arrival));
-        v
+            WindowRule::Estimate => super::backfill::expired_ahead(view),
+        }
     }
 
     /// Folded jobs grow back onto free processors of their cluster, oldest
