@@ -344,21 +344,7 @@ impl Grid {
         kind: StartKind,
         out: &mut Vec<Start>,
     ) {
-        let j = view.job(key);
-        let assignment = vec![(site as ClusterIdx, 1)];
-        let planned_end = view.now + expected_span(view.platform, j.estimate, &assignment);
-        self.sites[site][p as usize].exec = Some(Exec {
-            key,
-            arrival: j.arrival,
-            planned_end,
-        });
-        out.push(Start {
-            job: key,
-            assignment,
-            kind,
-            processors: Some(vec![vec![p]]),
-            processes: None,
-        });
+        self.run_on(view, key, vec![(site, vec![p])], kind, out);
     }
 
     /// Starts a gang now on these processors per site (one site, or split).
@@ -367,6 +353,19 @@ impl Grid {
         view: &SystemView<'_>,
         key: JobKey,
         parts: Vec<(usize, Vec<u32>)>,
+        out: &mut Vec<Start>,
+    ) {
+        self.run_on(view, key, parts, StartKind::Head, out);
+    }
+
+    /// Starts a job now on these processors per site, each held until its
+    /// planned end.
+    fn run_on(
+        &mut self,
+        view: &SystemView<'_>,
+        key: JobKey,
+        parts: Vec<(usize, Vec<u32>)>,
+        kind: StartKind,
         out: &mut Vec<Start>,
     ) {
         let j = view.job(key);
@@ -387,7 +386,7 @@ impl Grid {
         out.push(Start {
             job: key,
             assignment,
-            kind: StartKind::Head,
+            kind,
             processors: Some(parts.into_iter().map(|(_, ps)| ps).collect()),
             processes: None,
         });
