@@ -34,6 +34,7 @@ fn long_queue(policy: PolicyName, queued: usize) -> Session {
         estimate: None,
         components: Some(components),
         count,
+        site: None,
     };
     s.handle(Request::Apply(Command::InjectJobs {
         jobs: vec![job(100, vec![20; 5], 1)],

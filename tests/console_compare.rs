@@ -48,6 +48,7 @@ fn the_sides_share_the_clock_and_the_commands() {
             estimate: None,
             components: None,
             count: 2,
+            site: None,
         }],
     }));
     let arrived = |s: &Session| s.engine().counters().arrived;

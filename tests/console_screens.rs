@@ -336,3 +336,55 @@ fn grid_two_site_queues_at_80_by_24_and_100_by_30() {
         insta::assert_snapshot!(format!("grid_two_site_{w}x{h}"), s);
     }
 }
+
+/// `i` on the two-site grid offers a site: a one-task job typed in at site
+/// 1 through the form's keys starts on a site-1 processor (c1), whatever
+/// room the other site has, and ends once.
+#[test]
+fn grid_inject_form_puts_a_local_job_at_the_chosen_site() {
+    use KeyCode::Backspace;
+    use schedscope::engine::{INJECTED_ID_BASE, JobState};
+    let sc = Scenario::load(std::path::Path::new("scenarios/grid-two-site.toml")).unwrap();
+    let mut c = Console::on(sc, 100, 30);
+    c.run_to(60);
+    c.keys(&[Char('i')]);
+    // count 1; size 16 → 1; runtime 60 → 0.5; estimate and components
+    // empty; site 1.
+    c.keys(&[
+        Tab,
+        Backspace,
+        Backspace,
+        Char('1'),
+        Tab,
+        Backspace,
+        Backspace,
+    ]);
+    c.keys(&[Char('0'), Char('.'), Char('5'), Tab, Tab, Tab, Char('1')]);
+    let s = c.screen();
+    assert!(s.contains("▸ site         1"), "{s}");
+    insta::assert_snapshot!("grid_inject_form_100x30", s);
+    c.keys(&[Enter]);
+    let id = INJECTED_ID_BASE + 1;
+    let s = c.screen();
+    assert!(s.contains(&format!("✓ injected job {id}")), "{s}");
+    let mut started_on = None;
+    for _ in 0..100_000 {
+        match c.session.engine().job_state(id) {
+            None => break,
+            Some(JobState::Running) if started_on.is_none() => {
+                let snap = c.session.engine().snapshot();
+                let row = snap.running.iter().find(|r| r.id == id).unwrap();
+                started_on = Some(row.clusters.clone());
+            }
+            _ => {}
+        }
+        assert!(c.session.step(), "the run goes on");
+    }
+    assert_eq!(started_on, Some(vec![1]), "started on site 1");
+    assert_eq!(c.session.engine().job_state(id), None, "it has ended");
+    let snap = c.session.snapshot();
+    let ends: Vec<_> = snap.recent.iter().filter(|r| r.id == id).collect();
+    assert_eq!(ends.len(), 1, "ended once");
+    assert_eq!(ends[0].clusters, vec![1]);
+    assert!(ends[0].injected);
+}

@@ -33,6 +33,7 @@ fn long_queue(policy: PolicyName) -> Session {
         estimate: None,
         components: Some(components),
         count,
+        site: None,
     };
     s.handle(Request::Apply(Command::InjectJobs {
         jobs: vec![job(100, vec![20; 5], 1e6, 1)],

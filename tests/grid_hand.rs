@@ -3,10 +3,12 @@
 //! Each example is built so that the policy's random choices (which site,
 //! which of equal queues) cannot change a time.
 
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::{
+    Command, CommandError, Engine, EngineConfig, INJECTED_ID_BASE, InjectJob,
+};
 use schedscope::model::{JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::{PolicyName, PolicySpec};
-use schedscope::sched::ParamValue;
+use schedscope::sched::{GridStateView, ParamValue, PolicyState};
 use schedscope::workload::estimates::EstimateModel;
 
 /// A local job: (id, submit, site, runtime).
@@ -259,4 +261,154 @@ fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
             "{name:?}"
         );
     }
+}
+
+/// An engine on 2 sites × `per_site`, exact estimates, paused at `at`.
+fn engine_at(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>, at: f64) -> Engine {
+    let mut platform = Platform::uniform(2, per_site);
+    platform.split_overhead = 0.1;
+    let policy = PolicySpec {
+        name,
+        ..PolicySpec::default()
+    };
+    let config = EngineConfig {
+        estimates: EstimateModel::exact(),
+        ..EngineConfig::default()
+    };
+    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    e.step_until(SimTime::from_secs_f64(at));
+    e
+}
+
+/// A one-task job injected now, at `site` or at none.
+fn inject_one(e: &mut Engine, runtime: f64, site: Option<u32>) -> Result<String, CommandError> {
+    e.apply(Command::InjectJobs {
+        jobs: vec![InjectJob {
+            size: 1,
+            runtime,
+            estimate: None,
+            components: None,
+            count: 1,
+            site,
+        }],
+    })
+    .map(|o| o.message)
+}
+
+/// The grid's per-processor view of the engine's policy.
+fn grid_state(e: &Engine) -> GridStateView {
+    match e.policy_state() {
+        PolicyState::Grid(g) => *g,
+        other => panic!("not the grid's state: {other:?}"),
+    }
+}
+
+/// Site 1's two processors run L3 and L4 to 20 while site 0 is idle. A
+/// local job injected at site 1 at t = 5 (3 s) queues behind one of them
+/// (it cannot start now, and site 0 is not its site), starts at 20 on
+/// site 1 and ends once at 23. The same job injected with no site is a
+/// one-task gang for the grid scheduler, which starts it at once on idle
+/// site 0.
+#[test]
+fn an_injected_local_job_queues_at_its_site_and_ends_once() {
+    let jobs = || vec![local(3, 0.0, 1, 20.0), local(4, 0.0, 1, 20.0)];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let mut e = engine_at(name, 2, jobs(), 5.0);
+        let msg = inject_one(&mut e, 3.0, Some(1)).unwrap();
+        let id = INJECTED_ID_BASE + 1;
+        assert_eq!(msg, format!("injected job {id}"));
+        let g = grid_state(&e);
+        let queued: Vec<(usize, usize)> = (0..2)
+            .flat_map(|s| (0..2).map(move |p| (s, p)))
+            .filter(|&(s, p)| g.sites[s][p].head == Some((id, false)))
+            .collect();
+        assert_eq!(queued.len(), 1, "{name:?}: {g:?}");
+        let (s, p) = queued[0];
+        assert_eq!(s, 1, "{name:?}: queued at site 1");
+        assert_eq!(g.sites[1][p].depth, 1);
+        assert!(g.sites[1][p].running.is_some(), "behind a running job");
+        assert!(
+            g.sites[0]
+                .iter()
+                .all(|c| c.running.is_none() && c.depth == 0),
+            "{name:?}: site 0 stays idle: {g:?}"
+        );
+        e.run();
+        let recs: Vec<JobRecord> = e.drain_records().collect();
+        let mine: Vec<&JobRecord> = recs.iter().filter(|r| r.id == id).collect();
+        assert_eq!(mine.len(), 1, "{name:?}: ends exactly once");
+        let r = mine[0];
+        assert!(r.injected);
+        assert_eq!(r.clusters, vec![1]);
+        assert_eq!(
+            (
+                r.submit.as_secs_f64(),
+                r.start.as_secs_f64(),
+                r.end.as_secs_f64()
+            ),
+            (5.0, 20.0, 23.0),
+            "{name:?}"
+        );
+        assert_eq!(recs.len(), 3);
+
+        // Without a site: a one-task gang, started at once on site 0.
+        let mut e = engine_at(name, 2, jobs(), 5.0);
+        inject_one(&mut e, 3.0, None).unwrap();
+        e.run();
+        let r = e
+            .drain_records()
+            .find(|r| r.injected)
+            .expect("the injected job ends");
+        assert_eq!(r.clusters, vec![0]);
+        assert_eq!((r.start.as_secs_f64(), r.end.as_secs_f64()), (5.0, 8.0));
+    }
+}
+
+/// A site outside the platform, or a site on a job of several tasks, is
+/// refused with a reason (the run goes on); under a policy without sites
+/// (EASY here) the site is carried but not read: the job starts at once
+/// wherever processors are free, as a job of no site would.
+#[test]
+fn an_injected_site_is_checked_and_only_the_grid_policies_read_it() {
+    let jobs = || vec![local(3, 0.0, 1, 20.0), local(4, 0.0, 1, 20.0)];
+    let mut e = engine_at(PolicyName::Grid2, 2, jobs(), 5.0);
+    let err = inject_one(&mut e, 3.0, Some(2)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "injected job: site 2 does not exist: the sites are 0 to 1 (one per cluster)"
+    );
+    let err = e
+        .apply(Command::InjectJobs {
+            jobs: vec![InjectJob {
+                size: 2,
+                runtime: 1.0,
+                estimate: None,
+                components: None,
+                count: 1,
+                site: Some(0),
+            }],
+        })
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "injected job: a site is for a one-task local job; this one has 2 tasks (leave the site out for a gang)"
+    );
+    assert!(
+        e.command_log().is_empty(),
+        "refused commands are not logged"
+    );
+
+    let mut e = engine_at(PolicyName::Easy, 2, jobs(), 5.0);
+    inject_one(&mut e, 3.0, Some(1)).unwrap();
+    e.run();
+    let r = e
+        .drain_records()
+        .find(|r| r.injected)
+        .expect("the injected job ends");
+    assert_eq!(
+        r.clusters,
+        vec![0],
+        "site 1 is full: EASY starts it on site 0"
+    );
+    assert_eq!((r.start.as_secs_f64(), r.end.as_secs_f64()), (5.0, 8.0));
 }

@@ -200,3 +200,89 @@ fn a_sweep_over_the_study_axes_prints_the_grid_figures_with_half_widths() {
         assert!(hw > 0.0, "{l}");
     }
 }
+
+/// The headless form of `i` at a site: an `inject-jobs` timeline entry with
+/// `site`. A command log saved with one (and one without, written as before
+/// the key existed) reads back as the same commands, runs to the same bytes
+/// twice, and the local job runs at its site; a site outside the platform
+/// is exit 2 naming the file and line.
+#[test]
+fn an_injected_local_job_at_a_site_round_trips_through_a_saved_timeline() {
+    use schedscope::engine::{Command as Cmd, InjectJob};
+    use schedscope::model::SimTime;
+    let sc = load(&["run.replications=1", "run.completions=2000"]);
+    let job = |size, site| InjectJob {
+        size,
+        runtime: 2.5,
+        estimate: None,
+        components: None,
+        count: 1,
+        site,
+    };
+    let log = vec![
+        (
+            SimTime::from_secs(10),
+            Cmd::InjectJobs {
+                jobs: vec![job(1, Some(1))],
+            },
+        ),
+        (
+            SimTime::from_secs(20),
+            Cmd::InjectJobs {
+                jobs: vec![job(4, None)],
+            },
+        ),
+    ];
+    let text = sc.save_with_log(&log);
+    assert!(
+        text.contains(
+            "[[timeline]]\nat = 10.0\naction = \"inject-jobs\"\njobs = [{ count = 1, runtime = 2.5, site = 1, size = 1 }]\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("jobs = [{ count = 1, runtime = 2.5, size = 4 }]\n"),
+        "no site key where there is no site: {text}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("replay.toml");
+    std::fs::write(&p, &text).unwrap();
+    let again = Scenario::load(&p).unwrap();
+    assert_eq!(again.save_with_log(&[]), text, "it reads back the same");
+    let path = p.to_str().unwrap();
+    let a = schedscope(&["run", path, "--format", "csv"]);
+    assert_eq!(
+        a.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&a.stderr)
+    );
+    let b = schedscope(&["run", path, "--format", "csv"]);
+    assert_eq!(a.stdout, b.stdout, "byte-identical replays");
+    let csv = String::from_utf8_lossy(&a.stdout);
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .filter(|r: &Vec<&str>| r[0] == "1000000001")
+        .collect();
+    assert_eq!(rows.len(), 1, "the injected local job ends once");
+    // submit 10, size 1, on cluster 1.
+    assert_eq!((rows[0][1], rows[0][4], rows[0][6]), ("10", "1", "1"));
+
+    let bad = text.replace("site = 1", "site = 2");
+    std::fs::write(&p, &bad).unwrap();
+    let o = schedscope(&["run", path]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // The entry's `[[timeline]]` line.
+    let at = bad.find("site = 2").unwrap();
+    let line = bad[..at]
+        .rfind("[[timeline]]")
+        .map(|i| bad[..i].lines().count() + 1);
+    assert!(
+        err.contains(&format!("replay.toml:{}:1: timeline: site 2 does not exist: the sites are 0 to 1 (one per cluster)", line.unwrap())),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -112,6 +112,7 @@ fn check(c: Case, seen: &Seen) -> Result<(), TestCaseError> {
                         estimate: None,
                         components: None,
                         count: 1,
+                        site: None,
                     }],
                 }
             }

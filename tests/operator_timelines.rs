@@ -152,6 +152,7 @@ fn command(p: &Platform, op: &Op, on_overrun: OnOverrun) -> Command {
                     estimate: est.map(|e| e as f64),
                     components: Some(components),
                     count: *count,
+                    site: None,
                 }],
             }
         }

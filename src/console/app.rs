@@ -974,7 +974,8 @@ mod tests {
                     runtime: 60.0,
                     estimate: Some(30.0),
                     components: Some(vec![8, 8]),
-                    count: 1
+                    count: 1,
+                    site: None,
                 }]
             }))
         );

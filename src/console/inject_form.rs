@@ -1,6 +1,7 @@
-//! The inject form: count, size, run time, estimate and components, each
-//! checked in place against the platform before the form closes, so that
-//! what the operator typed stays on screen next to what is wrong with it.
+//! The inject form: count, size, run time, estimate, components and (on
+//! a grid workload) the site of a local job, each checked in place against
+//! the platform before the form closes, so that what the operator typed
+//! stays on screen next to what is wrong with it.
 
 use super::app::Form;
 use super::keymap::Action;
@@ -12,13 +13,22 @@ use crate::workload::ngubiri::{NgubiriParams, phased_bounds, split_counts};
 use crossterm::event::{KeyCode, KeyEvent};
 
 /// The form's fields, in order.
-pub const INJECT_FIELDS: [&str; 5] = ["count", "size", "runtime (s)", "estimate (s)", "components"];
+pub const INJECT_FIELDS: [&str; 6] = [
+    "count",
+    "size",
+    "runtime (s)",
+    "estimate (s)",
+    "components",
+    "site",
+];
 
 const COUNT: usize = 0;
 const SIZE: usize = 1;
 const RUNTIME: usize = 2;
 const ESTIMATE: usize = 3;
 const COMPONENTS: usize = 4;
+/// Shown only where jobs have sites ([`FitRules::sites`]).
+pub const SITE: usize = 5;
 
 /// What an injected job must fit: the platform, and the component counts
 /// the engine may split a job into when the operator leaves the components
@@ -27,6 +37,9 @@ const COMPONENTS: usize = 4;
 pub struct FitRules {
     pub platform: Platform,
     split: Option<(NgubiriParams, Vec<u32>)>,
+    /// Sites a local job may be injected at (the grid workload's, one per
+    /// cluster); 0 where jobs have no site and the form hides the field.
+    sites: u32,
 }
 
 impl FitRules {
@@ -34,15 +47,42 @@ impl FitRules {
         FitRules {
             platform,
             split: split.map(|p| (p.clone(), phased_bounds(p))),
+            sites: 0,
+        }
+    }
+
+    /// These rules with a site field: a local job may be injected at one
+    /// of the platform's clusters.
+    pub fn with_sites(mut self) -> FitRules {
+        self.sites = self.platform.clusters.len() as u32;
+        self
+    }
+
+    /// Sites the form offers (0: no site field).
+    pub fn sites(&self) -> u32 {
+        self.sites
+    }
+
+    /// Fields the form shows: the site only where jobs have sites.
+    pub fn fields(&self) -> usize {
+        if self.sites > 0 {
+            INJECT_FIELDS.len()
+        } else {
+            SITE
         }
     }
 
     /// The rules of `scenario`, as its engine applies them to injected jobs.
     pub fn of(scenario: &Scenario) -> FitRules {
-        FitRules::new(
+        let rules = FitRules::new(
             scenario.facts.platform.clone(),
             scenario.facts.ngubiri.as_ref(),
-        )
+        );
+        if scenario.facts.grid.is_some() {
+            rules.with_sites()
+        } else {
+            rules
+        }
     }
 
     /// Every split the engine may give a job of `size` with no components.
@@ -67,9 +107,12 @@ impl FitRules {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct InjectForm {
-    pub values: [String; 5],
+    pub values: [String; 6],
     pub cursor: usize,
-    pub errors: [Option<String>; 5],
+    pub errors: [Option<String>; 6],
+    /// Fields shown, from the first: all six where jobs have sites, else
+    /// the five before the site.
+    pub fields: usize,
 }
 
 impl Default for InjectForm {
@@ -81,9 +124,11 @@ impl Default for InjectForm {
                 "60".into(),
                 String::new(),
                 String::new(),
+                String::new(),
             ],
             cursor: 0,
             errors: Default::default(),
+            fields: SITE,
         }
     }
 }
@@ -98,7 +143,10 @@ impl InjectForm {
             !splits.is_empty() && splits.iter().all(|w| rules.platform.can_ever_fit(w))
         };
         let size = (1..=16).rev().find(|&s| fits(s)).unwrap_or(1);
-        let mut f = InjectForm::default();
+        let mut f = InjectForm {
+            fields: rules.fields(),
+            ..InjectForm::default()
+        };
         f.values[SIZE] = size.to_string();
         f
     }
@@ -109,6 +157,7 @@ impl InjectForm {
             values: self.values.clone(),
             cursor: 0,
             errors: Default::default(),
+            fields: self.fields,
         }
     }
 
@@ -119,7 +168,7 @@ impl InjectForm {
         key: KeyEvent,
         snap: &Snapshot,
     ) -> Form<InjectJob> {
-        let n = INJECT_FIELDS.len();
+        let n = self.fields;
         match action {
             Some(Action::Close) => return Form::Cancel,
             Some(Action::Up) => self.cursor = (self.cursor + n - 1) % n,
@@ -205,8 +254,23 @@ impl InjectForm {
                 }
             }
         };
-        let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components)) =
-            (count, size, runtime, estimate, components)
+        let site = if rules.sites == 0 || self.values[SITE].trim().is_empty() {
+            Some(None)
+        } else {
+            match self.values[SITE].trim().parse::<u32>() {
+                Ok(s) if s < rules.sites => Some(Some(s)),
+                _ => {
+                    self.errors[SITE] = Some(format!(
+                        "a site from 0 to {} (c0 … c{}), or empty for a gang",
+                        rules.sites - 1,
+                        rules.sites - 1
+                    ));
+                    None
+                }
+            }
+        };
+        let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components), Some(site)) =
+            (count, size, runtime, estimate, components, site)
         else {
             return None;
         };
@@ -214,13 +278,19 @@ impl InjectForm {
             self.errors[field] = Some(e);
             return None;
         }
-        Some(InjectJob {
+        let job = InjectJob {
             size,
             runtime,
             estimate,
             components,
             count,
-        })
+            site,
+        };
+        if let Some(e) = job.site_error(&rules.platform) {
+            self.errors[SITE] = Some(e);
+            return None;
+        }
+        Some(job)
     }
 }
 
@@ -281,7 +351,7 @@ mod tests {
     use crate::workload::ngubiri::SplitApproach;
     use crossterm::event::KeyModifiers;
 
-    fn form(values: [&str; 5]) -> InjectForm {
+    fn form(values: [&str; 6]) -> InjectForm {
         InjectForm {
             values: values.map(String::from),
             ..InjectForm::default()
@@ -295,11 +365,11 @@ mod tests {
     #[test]
     fn a_job_is_checked_against_the_platform() {
         let rules = FitRules::new(Platform::uniform(2, 8), None);
-        let mut f = form(["1", "99", "60", "", ""]);
+        let mut f = form(["1", "99", "60", "", "", ""]);
         assert!(f.validate(&rules).is_none());
         assert_eq!(f.errors[SIZE].as_deref(), Some("at most 16 on 2×8"));
         // Without a splitting rule a job is one component.
-        let mut f = form(["1", "12", "60", "", ""]);
+        let mut f = form(["1", "12", "60", "", "", ""]);
         assert!(f.validate(&rules).is_none());
         assert_eq!(
             f.errors[SIZE].as_deref(),
@@ -307,9 +377,9 @@ mod tests {
                 "split automatically as 12: 2×8 takes one component per cluster, at most 8 wide; try 6+6"
             )
         );
-        let mut f = form(["1", "12", "60", "", "6+6"]);
+        let mut f = form(["1", "12", "60", "", "6+6", ""]);
         assert!(f.validate(&rules).is_some());
-        let mut f = form(["1", "12", "60", "", "10+2"]);
+        let mut f = form(["1", "12", "60", "", "10+2", ""]);
         assert!(f.validate(&rules).is_none());
         assert!(
             f.errors[COMPONENTS]
@@ -332,7 +402,7 @@ mod tests {
         );
         assert_eq!(rules.automatic_splits(8), vec![vec![8]]);
         // 90 fits 5 × 20 only as five components, which the rule never draws.
-        let mut f = form(["1", "90", "60", "", ""]);
+        let mut f = form(["1", "90", "60", "", "", ""]);
         assert!(f.validate(&rules).is_none());
         assert_eq!(
             f.errors[SIZE].as_deref(),
@@ -341,10 +411,10 @@ mod tests {
             )
         );
         // 40 fits as 2 × 20 but the rule may draw 2, 3 or 4: all fit.
-        let mut f = form(["1", "40", "60", "", ""]);
+        let mut f = form(["1", "40", "60", "", "", ""]);
         assert!(f.validate(&rules).is_some());
         // 41 as two components is 20 + 21.
-        let mut f = form(["1", "41", "60", "", ""]);
+        let mut f = form(["1", "41", "60", "", "", ""]);
         assert!(f.validate(&rules).is_none());
         // Phased: one count per size range.
         let phased = NgubiriParams {
@@ -358,7 +428,7 @@ mod tests {
     #[test]
     fn enter_keeps_the_form_open_on_the_field_in_error() {
         let snap = fixtures::snapshot();
-        let mut f = form(["1", "99", "60", "", ""]);
+        let mut f = form(["1", "99", "60", "", "", ""]);
         let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
         assert_eq!(f.update(Some(Action::Confirm), enter, &snap), Form::Open);
         assert_eq!(f.cursor, SIZE);
@@ -368,6 +438,58 @@ mod tests {
         f.update(None, nine, &snap);
         assert_eq!(f.errors[SIZE], None);
         assert_eq!(f.values[SIZE], "999");
+    }
+
+    #[test]
+    fn a_site_is_offered_on_a_grid_and_checked_in_place() {
+        let plain = FitRules::new(Platform::uniform(2, 16), None);
+        assert_eq!(InjectForm::for_rules(&plain).fields, SITE, "no site field");
+        // Where the field is hidden, whatever it holds is not read.
+        let mut f = form(["1", "1", "60", "", "", "7"]);
+        assert_eq!(f.validate(&plain).unwrap().site, None);
+
+        let grid = FitRules::new(Platform::uniform(2, 16), None).with_sites();
+        assert_eq!(InjectForm::for_rules(&grid).fields, INJECT_FIELDS.len());
+        let mut f = form(["1", "1", "0.5", "", "", "1"]);
+        let job = f.validate(&grid).unwrap();
+        assert_eq!((job.size, job.site), (1, Some(1)));
+        let mut f = form(["1", "1", "0.5", "", "", ""]);
+        assert_eq!(f.validate(&grid).unwrap().site, None, "empty: no site");
+        for bad in ["2", "1.5", "+"] {
+            let mut f = form(["1", "1", "0.5", "", "", bad]);
+            assert!(f.validate(&grid).is_none(), "{bad}");
+            assert_eq!(
+                f.errors[SITE].as_deref(),
+                Some("a site from 0 to 1 (c0 … c1), or empty for a gang"),
+                "{bad}"
+            );
+        }
+        let mut f = form(["1", "4", "60", "", "", "0"]);
+        assert!(f.validate(&grid).is_none());
+        assert_eq!(
+            f.errors[SITE].as_deref(),
+            Some(
+                "a site is for a one-task local job; this one has 4 tasks (leave the site out for a gang)"
+            )
+        );
+        assert_eq!(f.errors[SIZE], None, "the site is to blame, not the size");
+    }
+
+    #[test]
+    fn the_cursor_walks_the_fields_shown() {
+        let snap = fixtures::snapshot();
+        let down = KeyEvent::new(KeyCode::Down, KeyModifiers::NONE);
+        let mut f = InjectForm::default();
+        for _ in 0..SITE {
+            f.update(Some(Action::Down), down, &snap);
+        }
+        assert_eq!(f.cursor, 0, "five fields: back to the first");
+        let mut f =
+            InjectForm::for_rules(&FitRules::new(Platform::uniform(2, 16), None).with_sites());
+        for _ in 0..SITE {
+            f.update(Some(Action::Down), down, &snap);
+        }
+        assert_eq!(f.cursor, SITE);
     }
 
     #[test]

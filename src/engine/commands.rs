@@ -44,6 +44,35 @@ pub struct InjectJob {
     pub components: Option<Vec<u32>>,
     #[serde(default = "one")]
     pub count: u32,
+    /// The site (cluster index) a one-task local job belongs to, as the
+    /// grid workload gives its local jobs: the grid policies queue it at
+    /// that site's processors. Other policies place every job on any
+    /// cluster and ignore it, as they do the grid workload's own homes.
+    /// Absent: a job of no site (under the grid policies, a gang for the
+    /// grid scheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<u32>,
+}
+
+impl InjectJob {
+    /// Why `site` cannot be this job's home on `platform`, if it cannot.
+    pub fn site_error(&self, platform: &Platform) -> Option<String> {
+        let site = self.site?;
+        let sites = platform.clusters.len();
+        if site as usize >= sites {
+            return Some(format!(
+                "site {site} does not exist: the sites are 0 to {} (one per cluster)",
+                sites.saturating_sub(1)
+            ));
+        }
+        if self.size != 1 {
+            return Some(format!(
+                "a site is for a one-task local job; this one has {} tasks (leave the site out for a gang)",
+                self.size
+            ));
+        }
+        None
+    }
 }
 
 fn one() -> u32 {
@@ -205,6 +234,9 @@ impl Engine {
                 "estimate must be ≥ 0 seconds, found {e}"
             )));
         }
+        if let Some(e) = j.site_error(&self.platform) {
+            return Err(CommandError::BadJob(e));
+        }
         let components = match &j.components {
             Some(c) => {
                 if c.iter().sum::<u32>() != j.size || c.contains(&0) {
@@ -237,7 +269,7 @@ impl Engine {
             estimate: j.estimate.map(SimTime::from_secs_f64),
             user: None,
             injected: true,
-            home: None,
+            home: j.site.map(|s| s as ClusterIdx),
             app: None,
             comm: None,
             graph: None,

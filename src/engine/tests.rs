@@ -180,6 +180,7 @@ fn commands_switch_policy_and_inject() {
                 estimate: None,
                 components: None,
                 count: 1,
+                site: None,
             }],
         })
         .unwrap_err();
@@ -191,6 +192,7 @@ fn commands_switch_policy_and_inject() {
             estimate: None,
             components: None,
             count: 2,
+            site: None,
         }],
     })
     .unwrap();

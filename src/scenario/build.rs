@@ -1138,6 +1138,9 @@ fn check_command(
                         ),
                     ));
                 }
+                if let Some(e) = j.site_error(platform) {
+                    return Err(s.error_at(span, format!("timeline: {e}")));
+                }
                 for (what, t) in [("runtime", Some(j.runtime)), ("estimate", j.estimate)] {
                     if let Some(t) = t
                         && !(t.is_finite() && (0.0..=MAX_SECONDS).contains(&t))

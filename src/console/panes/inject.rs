@@ -1,5 +1,5 @@
-//! The inject form: count, size, runtime, estimate and components, each
-//! validated in place.
+//! The inject form: count, size, runtime, estimate, components and (on a
+//! grid workload) a local job's site, each validated in place.
 
 use super::{Ctx, INJECTED, centered};
 use crate::console::inject_form::{INJECT_FIELDS, InjectForm};
@@ -31,13 +31,14 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 pub fn render(f: &InjectForm, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let mut lines = Vec::new();
-    for (i, name) in INJECT_FIELDS.iter().enumerate() {
+    for (i, name) in INJECT_FIELDS.iter().enumerate().take(f.fields) {
         let on = i == f.cursor;
         let value = &f.values[i];
         let shown = if value.is_empty() && !on {
             match i {
                 3 => "(estimate model)".to_string(),
                 4 => "(automatic split)".to_string(),
+                5 => "(none: a gang for the grid scheduler)".to_string(),
                 _ => String::new(),
             }
         } else if on {
@@ -66,6 +67,12 @@ pub fn render(f: &InjectForm, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         }
     }
     lines.push(Line::raw(""));
+    if f.fields > crate::console::inject_form::SITE {
+        lines.push(Line::styled(
+            "site: cluster 0 = c0, 1 = c1 … of a one-task local job; empty: a gang",
+            ctx.dim(),
+        ));
+    }
     lines.push(Line::styled(
         format!("injected jobs are marked {INJECTED} in every pane"),
         ctx.dim(),
