@@ -173,3 +173,54 @@ fn with_exact_estimates_and_no_threshold_no_backfill_delays_a_gang() {
         "some locals backfilled before a gang"
     );
 }
+
+/// A grid policy takes over a platform another policy left running, and
+/// hands it on: EASY runs the grid workload first, grid-2 takes over mid-run,
+/// then grid-1. The running jobs are read back once at each switch and
+/// followed job by job after that (debug builds check each decision against
+/// every processor); no start is refused and every job ends once.
+#[test]
+fn a_grid_policy_takes_over_a_running_platform_and_hands_it_on() {
+    use schedscope::engine::Command;
+    let mut platform = Platform::uniform(2, 16);
+    platform.split_overhead = 0.1;
+    let spec = |name| PolicySpec {
+        name,
+        ..PolicySpec::default()
+    };
+    let config = EngineConfig {
+        seed: 7,
+        estimates: EstimateModel::uniform_error(30.0),
+        ..EngineConfig::default()
+    };
+    let params = GridParams {
+        local_rate: 10.0,
+        ..GridParams::default()
+    };
+    let mut e = Engine::new(
+        platform,
+        Box::new(GridWorkload::new(params, 7).take(6000)),
+        &spec(PolicyName::Easy),
+        config,
+    )
+    .unwrap();
+    let mut running_at_switch = Vec::new();
+    for (at, name) in [(40.0, PolicyName::Grid2), (80.0, PolicyName::Grid1)] {
+        e.step_until(SimTime::from_secs_f64(at));
+        running_at_switch.push(e.running_len());
+        e.apply(Command::SetPolicy { policy: spec(name) }).unwrap();
+    }
+    assert!(
+        running_at_switch.iter().all(|&n| n > 5),
+        "the switches happen on a busy platform: {running_at_switch:?}"
+    );
+    e.run();
+    let records: Vec<JobRecord> = e.drain_records().collect();
+    let mut ids: Vec<u64> = records.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 6000, "every job ends once");
+    assert_eq!(records.len(), 6000);
+    assert_eq!(e.counters().refused, 0);
+    e.check_conservation().unwrap();
+}

@@ -74,6 +74,37 @@ struct Proc {
 /// Processors per site, in the order of a job's assignment.
 type Parts = Vec<(usize, Vec<u32>)>;
 
+/// A job the policy runs (started, or taken over from the platform), and
+/// the processors it holds.
+#[derive(Clone, Debug)]
+struct Run {
+    key: JobKey,
+    arrival: u64,
+    held: Held,
+}
+
+#[derive(Clone, Debug)]
+enum Held {
+    /// One processor of a site (a local job: no allocation).
+    One(usize, u32),
+    Parts(Parts),
+}
+
+impl Held {
+    fn each(&self, mut f: impl FnMut(usize, u32)) {
+        match self {
+            Held::One(s, p) => f(*s, *p),
+            Held::Parts(parts) => {
+                for (s, ps) in parts {
+                    for &p in ps {
+                        f(*s, p);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A gang dispatched to empty queues (of one site, or of several for a
 /// gang no site holds), waiting for their processors.
 #[derive(Clone, Debug)]
@@ -109,6 +140,11 @@ pub struct Grid {
     rng: Option<ChaCha8Rng>,
     /// Reused for the candidate processors of a local job.
     scratch: Vec<u32>,
+    /// The running jobs the policy knows of, so that a decision looks only
+    /// at them to find the processors freed since the last one.
+    runs: Vec<Run>,
+    /// Processors per site with a running job, as the policy sees them.
+    busy: Vec<u32>,
 }
 
 impl Grid {
@@ -125,6 +161,8 @@ impl Grid {
             largest: 0,
             rng: None,
             scratch: Vec::new(),
+            runs: Vec::new(),
+            busy: Vec::new(),
         }
     }
 
@@ -317,22 +355,12 @@ impl Grid {
             .expect("a gang in a queue is dispatched")
     }
 
-    /// Whether a local job of this estimate may start now on processor
-    /// `p` of `site`: idle, and its queue empty or headed by a gang it
-    /// would not delay.
-    fn may_start_local(&self, view: &SystemView<'_>, site: usize, p: usize, est: SimTime) -> bool {
-        let pr = &self.sites[site][p];
-        if pr.exec.is_some() {
-            return false;
-        }
-        match pr.queue.front() {
-            None => true,
-            Some(Entry::Gang(k)) => {
-                let g = self.dispatched_index(*k);
-                est <= self.elapsed(view, g) + self.threshold()
-            }
-            Some(Entry::Local(_)) => false,
-        }
+    /// The longest estimate a local job may have to start now ahead of
+    /// the dispatched gang `key`: the time until the gang can start + T.
+    /// A local job may start now on an idle processor whose queue is empty
+    /// or headed by a gang whose limit its estimate does not pass.
+    fn gang_limit(&self, view: &SystemView<'_>, key: JobKey) -> SimTime {
+        self.elapsed(view, self.dispatched_index(key)) + self.threshold()
     }
 
     fn run_local(
@@ -381,8 +409,18 @@ impl Grid {
                     arrival: j.arrival,
                     planned_end,
                 });
+                self.busy[*s] += 1;
             }
         }
+        let held = match parts.as_slice() {
+            [(s, ps)] if ps.len() == 1 => Held::One(*s, ps[0]),
+            _ => Held::Parts(parts.clone()),
+        };
+        self.runs.push(Run {
+            key,
+            arrival: j.arrival,
+            held,
+        });
         out.push(Start {
             job: key,
             assignment,
@@ -508,7 +546,33 @@ impl Grid {
         let n = self.sites[site].len();
         let mut now = std::mem::take(&mut self.scratch);
         now.clear();
-        now.extend((0..n as u32).filter(|&p| self.may_start_local(view, site, p as usize, est)));
+        // The limit of a gang heading several idle queues is worked out
+        // once (the processors of one gang come one after another).
+        let mut limit: Option<(JobKey, SimTime)> = None;
+        for p in 0..n {
+            let pr = &self.sites[site][p];
+            if pr.exec.is_some() {
+                continue;
+            }
+            let ok = match pr.queue.front() {
+                None => true,
+                Some(&Entry::Gang(k)) => {
+                    let l = match limit {
+                        Some((g, l)) if g == k => l,
+                        _ => {
+                            let l = self.gang_limit(view, k);
+                            limit = Some((k, l));
+                            l
+                        }
+                    };
+                    est <= l
+                }
+                Some(Entry::Local(_)) => false,
+            };
+            if ok {
+                now.push(p as u32);
+            }
+        }
         if !now.is_empty() {
             let i = if now.len() == 1 {
                 0
@@ -658,11 +722,101 @@ impl Grid {
     }
 
     /// Reads the running jobs back from the view: processors whose job has
-    /// left are `freed`; processors a job runs on that the policy did not
-    /// start (another policy's, before a switch) are taken as busy; a job
-    /// the policy started that is still queued (the engine refused the
-    /// start) goes to `retry`, to be placed again.
+    /// left are `freed` (in site and processor order); processors a job
+    /// runs on that the policy did not start (another policy's, before a
+    /// switch) are taken as busy; a job the policy started that is still
+    /// queued (the engine refused the start, or put it back) goes to
+    /// `retry`, to be placed again.
+    ///
+    /// Only the jobs the policy runs are looked at, and only until those
+    /// that left are found. When the rest are as many as the view's running
+    /// jobs and every site has as many busy processors as the view says,
+    /// the two agree; otherwise (the first decision on a platform another
+    /// policy left running, a job whose processors changed under it) every
+    /// processor and every running job is read back ([`Grid::read_back`]).
     fn sync(
+        &mut self,
+        view: &SystemView<'_>,
+        freed: &mut Vec<(usize, usize)>,
+        retry: &mut Vec<JobKey>,
+    ) {
+        // Every running job is one of `runs` (jobs start only by a policy's
+        // decisions, and `read_back` took over those of another policy):
+        // as many of `runs` have left as there are more of them than
+        // running jobs, and the walk stops once it has found them.
+        let mut left = self.runs.len().saturating_sub(view.running.len());
+        let mut i = 0;
+        while left > 0 && i < self.runs.len() {
+            let r = &self.runs[i];
+            let j = view.jobs.get(r.key.0).filter(|j| j.arrival == r.arrival);
+            if j.is_some_and(|j| j.state == JobState::Running) {
+                i += 1;
+                continue;
+            }
+            if j.is_some_and(|j| j.state == JobState::Queued) && !retry.contains(&r.key) {
+                retry.push(r.key);
+            }
+            left -= 1;
+            let r = self.runs.swap_remove(i);
+            let (sites, busy) = (&mut self.sites, &mut self.busy);
+            r.held.each(|s, p| {
+                let pr = &mut sites[s][p as usize];
+                if pr
+                    .exec
+                    .is_some_and(|e| e.key == r.key && e.arrival == r.arrival)
+                {
+                    pr.exec = None;
+                    busy[s] -= 1;
+                    freed.push((s, p as usize));
+                }
+            });
+        }
+        let agree = self.runs.len() == view.running.len()
+            && self.sites.iter().enumerate().all(|(s, site)| {
+                view.free
+                    .get(s)
+                    .map(|&f| f as usize + self.busy[s] as usize)
+                    == Some(site.len())
+            });
+        if agree {
+            #[cfg(debug_assertions)]
+            self.check_agrees(view);
+        } else {
+            self.read_back(view, freed, retry);
+        }
+        freed.sort_unstable();
+    }
+
+    /// What [`Grid::sync`]'s short way concludes, checked the long way: the
+    /// processors the policy takes as busy are those the running jobs hold.
+    #[cfg(debug_assertions)]
+    fn check_agrees(&self, view: &SystemView<'_>) {
+        let mut held = 0;
+        for &k in view.running {
+            let j = view.job(k);
+            for (&(c, _), ps) in j.assignment.iter().zip(&j.processors) {
+                for &p in ps {
+                    let e = self.sites[c as usize][p as usize].exec;
+                    debug_assert!(
+                        e.is_some_and(|e| e.key == k && e.arrival == j.arrival),
+                        "processor {p} of site {c} runs job {} unseen",
+                        j.id
+                    );
+                    held += 1;
+                }
+            }
+        }
+        let busy: usize = self
+            .sites
+            .iter()
+            .flatten()
+            .filter(|p| p.exec.is_some())
+            .count();
+        debug_assert_eq!(busy, held, "a processor is taken as busy that no job holds");
+    }
+
+    /// [`Grid::sync`] the long way: every processor and every running job.
+    fn read_back(
         &mut self,
         view: &SystemView<'_>,
         freed: &mut Vec<(usize, usize)>,
@@ -682,12 +836,15 @@ impl Grid {
                 freed.push((s, p));
             }
         }
+        self.runs.clear();
         for &k in view.running {
             let j = view.job(k);
+            let mut parts: Parts = Vec::new();
             for (&(c, _), ps) in j.assignment.iter().zip(&j.processors) {
                 let Some(site) = self.sites.get_mut(c as usize) else {
                     continue;
                 };
+                let mut held = Vec::new();
                 for &p in ps {
                     let Some(pr) = site.get_mut(p as usize) else {
                         continue;
@@ -699,8 +856,18 @@ impl Grid {
                             planned_end: j.estimated_end,
                         });
                     }
+                    held.push(p);
                 }
+                parts.push((c as usize, held));
             }
+            self.runs.push(Run {
+                key: k,
+                arrival: j.arrival,
+                held: Held::Parts(parts),
+            });
+        }
+        for (s, site) in self.sites.iter().enumerate() {
+            self.busy[s] = site.iter().filter(|p| p.exec.is_some()).count() as u32;
         }
     }
 
@@ -760,6 +927,7 @@ impl Policy for Grid {
                 .map(|c| vec![Proc::default(); c.processors as usize])
                 .collect();
             self.largest = self.sites.iter().map(Vec::len).max().unwrap_or(0);
+            self.busy = vec![0; self.sites.len()];
         }
         // Jobs that have left free their processors.
         let mut freed = Vec::new();
@@ -794,8 +962,12 @@ impl Policy for Grid {
         for k in retry {
             self.arrives(view, k, out);
         }
+        // The queue is in arrival order: the new jobs are at its end.
         let seen = self.seen;
-        let from = view.queue.partition_point(|k| view.job(*k).arrival < seen);
+        let mut from = view.queue.len();
+        while from > 0 && view.job(view.queue[from - 1]).arrival >= seen {
+            from -= 1;
+        }
         for &k in &view.queue[from..] {
             self.seen = view.job(k).arrival + 1;
             self.arrives(view, k, out);
