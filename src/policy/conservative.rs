@@ -26,7 +26,7 @@ use super::profile::Profile;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::sched::{BackfillView, JobKey};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A queued job's reservation.
 #[derive(Clone, Debug)]
@@ -37,6 +37,80 @@ struct Slot {
     /// The estimate the reservation was made for.
     estimate: SimTime,
     assignment: Assignment,
+    /// The count of room given back (`GivenBack::count`) when the job was
+    /// last placed at the earliest time it fits.
+    seen: u64,
+}
+
+/// Room given back to the profile, in order: a job placed at the earliest
+/// time it fits can start earlier later only if room was given back since
+/// over the window it would move to (room only ever shrinks otherwise, and
+/// whether a window fits is monotone in the free counts). What a search
+/// needs of the releases since a job was placed is kept summarised: their
+/// earliest start and latest end.
+#[derive(Debug, Default)]
+struct GivenBack {
+    /// Releases so far.
+    count: u64,
+    /// Releases before this one are forgotten: every queued job was placed
+    /// after them.
+    floor: u64,
+    /// (release number, start) with starts rising: the earliest start of
+    /// the releases from a number on is the first entry at or after it.
+    starts: Vec<(u64, SimTime)>,
+    /// (release number, end) with ends falling, likewise for the latest end.
+    ends: Vec<(u64, SimTime)>,
+    /// Releases since the profile was last compacted.
+    since_compact: usize,
+}
+
+impl GivenBack {
+    /// Gives `assignment`'s processors over [from, from + span) back to the
+    /// profile and notes it.
+    fn give(
+        &mut self,
+        profile: &mut Profile,
+        from: SimTime,
+        span: SimTime,
+        assignment: &Assignment,
+    ) {
+        profile.release(from, span, assignment);
+        self.since_compact += 1;
+        let to = from.saturating_add(span);
+        if to <= from {
+            return;
+        }
+        let n = self.count;
+        self.count += 1;
+        while self.starts.last().is_some_and(|&(_, a)| a >= from) {
+            self.starts.pop();
+        }
+        self.starts.push((n, from));
+        while self.ends.last().is_some_and(|&(_, b)| b <= to) {
+            self.ends.pop();
+        }
+        self.ends.push((n, to));
+    }
+
+    /// The earliest start and the latest end of the room given back from
+    /// release `seen` on; `None` when none was.
+    fn since(&self, seen: u64) -> Option<(SimTime, SimTime)> {
+        if seen < self.floor {
+            return Some((SimTime(i64::MIN), SimTime::MAX));
+        }
+        let i = self.starts.partition_point(|&(n, _)| n < seen);
+        let j = self.ends.partition_point(|&(n, _)| n < seen);
+        Some((self.starts.get(i)?.1, self.ends.get(j)?.1))
+    }
+
+    /// Forgets the releases before `seen`.
+    fn forget_before(&mut self, seen: u64) {
+        self.floor = self.floor.max(seen);
+        let i = self.starts.partition_point(|&(n, _)| n < seen);
+        self.starts.drain(..i);
+        let j = self.ends.partition_point(|&(n, _)| n < seen);
+        self.ends.drain(..j);
+    }
 }
 
 /// A running job as the profile holds it: its processors until `end`.
@@ -67,9 +141,16 @@ pub struct Conservative {
     queue_edits: u64,
     /// Start points so far.
     epoch: u64,
-    /// Reservations and holds given back since the profile was last built:
-    /// each may leave two steps behind where nothing changes any more.
-    released: usize,
+    /// Reservations and holds given back. Each may also leave two steps
+    /// behind where nothing changes any more.
+    given: GivenBack,
+    /// One cluster: earliest starts found by `place` since room was last
+    /// given back, by width and span. Until room is given back the profile
+    /// only fills up, so a job of the same width and at least that span
+    /// cannot start before the start found (the earliest start rises with
+    /// the span).
+    found: HashMap<u32, BTreeMap<SimTime, SimTime>>,
+    found_at: u64,
     /// The next time a reservation can start without anything ending
     /// first (see `wake_at`).
     wake: Option<SimTime>,
@@ -93,7 +174,9 @@ impl Conservative {
             holding: Vec::new(),
             queue_edits: 0,
             epoch: 0,
-            released: 0,
+            given: GivenBack::default(),
+            found: HashMap::new(),
+            found_at: 0,
             wake: None,
             order: Vec::new(),
             plan: BackfillView::default(),
@@ -116,7 +199,9 @@ impl Conservative {
         self.by_start.clear();
         self.held.clear();
         self.holding.clear();
-        self.released = 0;
+        self.given = GivenBack::default();
+        self.found.clear();
+        self.found_at = 0;
         self.wake = None;
     }
 
@@ -214,8 +299,7 @@ impl Conservative {
                         taken = true;
                     } else if h.end > end {
                         let from = end.max(now);
-                        self.released += 1;
-                        profile.release(from, h.end - from, &h.assignment);
+                        self.given.give(profile, from, h.end - from, &h.assignment);
                         freed = true;
                     }
                     h.end = end;
@@ -226,8 +310,7 @@ impl Conservative {
                     if let Some(h) = other
                         && h.end > now
                     {
-                        self.released += 1;
-                        profile.release(now, h.end - now, &h.assignment);
+                        self.given.give(profile, now, h.end - now, &h.assignment);
                         freed = true;
                     }
                     profile.reserve(now, end - now, &j.assignment);
@@ -254,8 +337,7 @@ impl Conservative {
             }
             // Ended (or killed, or put back in the queue).
             if h.end > now {
-                self.released += 1;
-                profile.release(now, h.end - now, &h.assignment);
+                self.given.give(profile, now, h.end - now, &h.assignment);
                 freed = true;
             }
             self.held[k] = None;
@@ -274,9 +356,25 @@ impl Conservative {
         let found = if platform.clusters.len() == 1 {
             let w = job.size;
             let span = span_of(&vec![(0, w)]);
-            profile
-                .earliest_single(now, SimTime::MAX, w, span, None)
-                .map(|t| (t, vec![(0u16, w)]))
+            if self.found_at != self.given.count {
+                self.found.clear();
+                self.found_at = self.given.count;
+            }
+            let known = self.found.entry(w).or_default();
+            let from = known
+                .range(..=span)
+                .next_back()
+                .map_or(now, |(_, &t)| t.max(now));
+            let t = profile.earliest_single(from, SimTime::MAX, w, span, None);
+            debug_assert_eq!(
+                t,
+                profile.earliest_single(now, SimTime::MAX, w, span, None),
+                "a start found before bounds a later search wrongly"
+            );
+            if let Some(t) = t {
+                known.insert(span, t);
+            }
+            t.map(|t| (t, vec![(0u16, w)]))
         } else {
             profile.earliest(
                 now,
@@ -299,6 +397,7 @@ impl Conservative {
                 span,
                 estimate,
                 assignment,
+                seen: self.given.count,
             },
         );
     }
@@ -308,29 +407,48 @@ impl Conservative {
     fn compress_one(&mut self, view: &SystemView<'_>, profile: &mut Profile, key: JobKey) {
         let now = view.now;
         if view.platform.clusters.len() == 1 {
-            let (start, span, w) = {
-                let s = self.slot(key).expect("has a reservation");
-                (s.start, s.span, s.assignment[0].1)
-            };
-            // No step before its start has room for it: it cannot move
-            // earlier (the common case deep in a long queue).
-            if profile.max_free_before(start) < w as i64 {
-                return;
-            }
+            let count = self.given.count;
+            let s = self.slots[key.0].as_mut().expect("has a reservation");
+            let (start, span, w, seen) = (s.start, s.span, s.assignment[0].1, s.seen);
+            s.seen = count;
             let own = (start, start.saturating_add(span), w);
-            if let Some(t) = profile.earliest_single(now, start, w, span, Some(own)) {
+            // It was placed at the earliest time it fitted: it can move
+            // only into a window that overlaps room given back since.
+            let bounds = self.given.since(seen).and_then(|(lo, hi)| {
+                let from = now.max(SimTime(lo.0.saturating_sub(span.0)));
+                let before = start.min(hi);
+                // No step before then has room for it: it cannot move
+                // earlier (the common case deep in a long queue).
+                (from < before && profile.max_free_before(before) >= w as i64)
+                    .then_some((from, before))
+            });
+            let Some((from, before)) = bounds else {
+                debug_assert_eq!(
+                    profile.earliest_single(now, start, w, span, Some(own)),
+                    None,
+                    "a reservation that could move earlier was left"
+                );
+                return;
+            };
+            let moved = profile.earliest_single(from, before, w, span, Some(own));
+            debug_assert_eq!(
+                moved,
+                profile.earliest_single(now, start, w, span, Some(own)),
+                "the bounded search missed an earlier start"
+            );
+            if let Some(t) = moved {
                 let mut slot = self.take_slot(key).expect("has a reservation");
-                self.released += 1;
-                profile.release(start, span, &slot.assignment);
+                self.given.give(profile, start, span, &slot.assignment);
                 profile.reserve(t, span, &slot.assignment);
                 slot.start = t;
+                slot.seen = self.given.count;
                 self.put_slot(key, slot);
             }
             return;
         }
         let old = self.take_slot(key).expect("has a reservation");
-        self.released += 1;
-        profile.release(old.start, old.span, &old.assignment);
+        self.given
+            .give(profile, old.start, old.span, &old.assignment);
         self.place(view, profile, key);
     }
 
@@ -441,8 +559,8 @@ impl Policy for Conservative {
                     && s.estimate != j.estimate
                 {
                     let s = self.take_slot(k).expect("has one");
-                    self.released += 1;
-                    profile.release(s.start, s.span, &s.assignment);
+                    self.given
+                        .give(&mut profile, s.start, s.span, &s.assignment);
                 }
             }
             compress = true;
@@ -476,8 +594,8 @@ impl Policy for Conservative {
                     });
                 if invalid {
                     let s = self.take_slot(key).expect("has one");
-                    self.released += 1;
-                    profile.release(s.start, s.span, &s.assignment);
+                    self.given
+                        .give(&mut profile, s.start, s.span, &s.assignment);
                     compress = true;
                 }
             }
@@ -487,6 +605,9 @@ impl Policy for Conservative {
         };
         if compress {
             let order = order.expect("computed when compressing");
+            // Every queued job is placed anew or looked at again below:
+            // what was given back before now is accounted for.
+            let pass = self.given.count;
             for &i in &order {
                 let key = view.queue[i];
                 if self.slot(key).is_some() {
@@ -495,6 +616,7 @@ impl Policy for Conservative {
                     self.place(view, &mut profile, key);
                 }
             }
+            self.given.forget_before(pass);
             self.order = order;
         } else if self.reserved < view.queue.len() {
             // Only arrivals: they are at the end of the queue; place them
@@ -593,8 +715,8 @@ impl Policy for Conservative {
         // boundaries behind). They change no answer but every search
         // walks them: merge them away once the releases since the last
         // time could have left a quarter of the steps stale.
-        if self.released * 8 > profile.steps() + 256 {
-            self.released = 0;
+        if self.given.since_compact * 8 > profile.steps() + 256 {
+            self.given.since_compact = 0;
             profile.compact();
         }
         self.profile = Some(profile);
@@ -616,5 +738,63 @@ impl Policy for Conservative {
         backfill::reserved_plan_rows(view, &self.plan, rows, self.reserved, |k| {
             self.slot(k).map(|s| s.start)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: i64) -> SimTime {
+        SimTime::from_secs(x)
+    }
+
+    /// The summary of room given back from a release on agrees with the
+    /// releases themselves, through forgetting.
+    #[test]
+    fn given_back_bounds_the_releases_since() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut g = GivenBack::default();
+        let mut p = Profile::new(s(0), &[1000], &[]);
+        let mut log: Vec<(SimTime, SimTime)> = Vec::new();
+        let mut checked = 0;
+        for round in 0..2000 {
+            let from = s(next(10_000) as i64);
+            let span = s(next(50) as i64);
+            p.reserve(from, span, &vec![(0, 1)]);
+            g.give(&mut p, from, span, &vec![(0, 1)]);
+            if span > SimTime(0) {
+                log.push((from, from + span));
+            }
+            if round % 97 == 0 {
+                g.forget_before(log.len() as u64 / 2);
+            }
+            let seen = next(log.len() as u64 + 2);
+            let want = log.get(seen as usize..).filter(|l| !l.is_empty()).map(|l| {
+                (
+                    l.iter().map(|r| r.0).min().expect("some"),
+                    l.iter().map(|r| r.1).max().expect("some"),
+                )
+            });
+            match g.since(seen) {
+                Some((lo, hi)) if seen < g.floor => {
+                    assert_eq!((lo, hi), (SimTime(i64::MIN), SimTime::MAX))
+                }
+                got => {
+                    assert_eq!(got, want, "from release {seen}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 1000 && g.starts.len() < log.len() / 10,
+            "{checked}"
+        );
     }
 }

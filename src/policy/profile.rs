@@ -106,7 +106,9 @@ impl Profile {
     /// One cluster: the earliest step start at or after `from` (and before
     /// `before`) where `width` processors stay free for `span`, counting
     /// `own` (start, end, width) — the job's current reservation — as free.
-    /// One pass over the steps.
+    /// It alternates two scans: to the next step with room, then over the
+    /// window from there to the first step without (which the next
+    /// candidate must lie after).
     pub fn earliest_single(
         &mut self,
         from: SimTime,
@@ -118,43 +120,75 @@ impl Profile {
         debug_assert_eq!(self.clusters, 1);
         let w = width as i64;
         let n = self.times.len();
+        // The steps inside the job's own reservation, and its width there.
+        let own = match own {
+            Some((s, e, ow)) => (
+                self.times.partition_point(|&t| t < s),
+                self.times.partition_point(|&t| t < e),
+                ow as i64,
+            ),
+            None => (n, n, 0),
+        };
         let mut k = self.step_of(from);
-        let free_at = |p: &Profile, j: usize| -> i64 {
-            let mut f = p.free[j];
-            if let Some((s, e, ow)) = own
-                && p.times[j] >= s
-                && p.times[j] < e
-            {
-                f += ow as i64;
-            }
-            f
-        };
-        // Steps before the job's own reservation count as they are: the
-        // run of steps too full for it is skipped in one tight pass there.
-        let plain_until = match own {
-            Some((s, _, _)) => self.times.partition_point(|&t| t < s),
-            None => n,
-        };
-        let mut cand = self.times[k].max(from);
-        while k < n {
+        loop {
+            k = self.find(k, n, w, own, false)?;
+            let cand = self.times[k].max(from);
             if cand >= before {
                 return None;
             }
-            if free_at(self, k) < w {
-                k += 1;
-                if k < plain_until {
-                    k = self.first_with(k, plain_until, w).unwrap_or(plain_until);
-                }
-                if k < n {
-                    cand = self.times[k];
-                }
-                continue;
-            }
             let end = cand.saturating_add(span);
-            if k + 1 >= n || self.times[k + 1] >= end {
-                return Some(cand);
+            // The first step after `k` that begins before `end` without
+            // room, looked for a few steps at a time (a window is often
+            // much shorter than the rest of the profile).
+            let mut a = k + 1;
+            let blocked = loop {
+                if a >= n || self.times[a] >= end {
+                    break None;
+                }
+                let b = (a + 16).min(n);
+                if let Some(j) = self.find(a, b, w, own, true) {
+                    break (self.times[j] < end).then_some(j);
+                }
+                a = b;
+            };
+            match blocked {
+                None => return Some(cand),
+                Some(j) => k = j + 1,
             }
-            k += 1;
+        }
+    }
+
+    /// One cluster: the first step in `a..b` whose count, with `ow` more
+    /// over the steps `lo..hi`, is below `w` (`short`) or at least `w`.
+    fn find(
+        &mut self,
+        a: usize,
+        b: usize,
+        w: i64,
+        (lo, hi, ow): (usize, usize, i64),
+        short: bool,
+    ) -> Option<usize> {
+        let mut i = a;
+        while i < b {
+            let (to, need) = if i < lo {
+                (lo.min(b), w)
+            } else if i < hi {
+                (hi.min(b), w - ow)
+            } else {
+                (b, w)
+            };
+            let steps = &self.free[i..to];
+            let hit = if short {
+                steps.iter().position(|&f| f < need).map(|d| i + d)
+            } else if need == w {
+                self.first_with(i, to, w)
+            } else {
+                steps.iter().position(|&f| f >= need).map(|d| i + d)
+            };
+            if hit.is_some() {
+                return hit;
+            }
+            i = to;
         }
         None
     }
@@ -483,6 +517,129 @@ mod tests {
     /// The block-skipping search agrees with a plain scan through random
     /// reservations, releases and advances (blocks made stale by splits,
     /// by adds inside valid blocks, and by dropping past steps).
+    impl Profile {
+        /// The search as a walk over every step, to check the scans against.
+        fn earliest_single_walk(
+            &mut self,
+            from: SimTime,
+            before: SimTime,
+            width: u32,
+            span: SimTime,
+            own: Option<(SimTime, SimTime, u32)>,
+        ) -> Option<SimTime> {
+            debug_assert_eq!(self.clusters, 1);
+            let w = width as i64;
+            let n = self.times.len();
+            let mut k = self.step_of(from);
+            let free_at = |p: &Profile, j: usize| -> i64 {
+                let mut f = p.free[j];
+                if let Some((s, e, ow)) = own
+                    && p.times[j] >= s
+                    && p.times[j] < e
+                {
+                    f += ow as i64;
+                }
+                f
+            };
+            // Steps before the job's own reservation count as they are: the
+            // run of steps too full for it is skipped in one tight pass there.
+            let plain_until = match own {
+                Some((s, _, _)) => self.times.partition_point(|&t| t < s),
+                None => n,
+            };
+            let mut cand = self.times[k].max(from);
+            while k < n {
+                if cand >= before {
+                    return None;
+                }
+                if free_at(self, k) < w {
+                    k += 1;
+                    if k < plain_until {
+                        k = self.first_with(k, plain_until, w).unwrap_or(plain_until);
+                    }
+                    if k < n {
+                        cand = self.times[k];
+                    }
+                    continue;
+                }
+                let end = cand.saturating_add(span);
+                if k + 1 >= n || self.times[k + 1] >= end {
+                    return Some(cand);
+                }
+                k += 1;
+            }
+            None
+        }
+    }
+
+    /// The search agrees with a walk over every step through random
+    /// reservations, releases and advances, with and without an own
+    /// reservation counted as free.
+    #[test]
+    fn earliest_single_agrees_with_a_walk() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut p = Profile::new(s(0), &[40], &[(s(5), 0, 20)]);
+        let mut held: Vec<(SimTime, SimTime, u32)> = Vec::new();
+        let mut now = 0;
+        let (mut checked, mut found, mut owned) = (0, 0, 0);
+        for round in 0..3000 {
+            match next(10) {
+                0..=5 => {
+                    let (from, span, w) = (
+                        now + next(3000) as i64,
+                        1 + next(300) as i64,
+                        1 + next(30) as u32,
+                    );
+                    p.reserve(s(from), s(span), &vec![(0, w)]);
+                    held.push((s(from), s(span), w));
+                }
+                6..=7 if !held.is_empty() => {
+                    let (from, span, w) = held.swap_remove(next(held.len() as u64) as usize);
+                    p.release(from, span, &vec![(0, w)]);
+                }
+                _ => {
+                    now += next(20) as i64;
+                    p.advance(s(now));
+                }
+            }
+            if round % 5 != 0 {
+                continue;
+            }
+            for _ in 0..6 {
+                let from = s(now + next(2000) as i64 - 100);
+                let before = if next(3) == 0 {
+                    SimTime::MAX
+                } else {
+                    from + s(next(3000) as i64)
+                };
+                let (w, span) = (next(45) as u32, s(next(400) as i64));
+                let own = match held.get(next(held.len() as u64 + 1) as usize) {
+                    Some(&(f, sp, ow)) if next(2) == 0 => Some((f, f + sp, ow)),
+                    _ => None,
+                };
+                let got = p.earliest_single(from, before, w, span, own);
+                let want = p.earliest_single_walk(from, before, w, span, own);
+                assert_eq!(
+                    got, want,
+                    "from {from:?} before {before:?} w {w} span {span:?} own {own:?}"
+                );
+                checked += 1;
+                found += got.is_some() as usize;
+                owned += own.is_some() as usize;
+            }
+        }
+        assert!(
+            checked > 3000 && found > 1000 && owned > 500,
+            "{checked} {found} {owned}"
+        );
+    }
+
     #[test]
     fn block_search_agrees_with_a_scan() {
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
