@@ -95,6 +95,9 @@ impl GivenBack {
     /// The earliest start and the latest end of the room given back from
     /// release `seen` on; `None` when none was.
     fn since(&self, seen: u64) -> Option<(SimTime, SimTime)> {
+        if seen >= self.count {
+            return None;
+        }
         if seen < self.floor {
             return Some((SimTime(i64::MIN), SimTime::MAX));
         }
@@ -438,8 +441,13 @@ impl Conservative {
             );
             if let Some(t) = moved {
                 let mut slot = self.take_slot(key).expect("has a reservation");
-                self.given.give(profile, start, span, &slot.assignment);
-                profile.reserve(t, span, &slot.assignment);
+                // Only what changes: where the two windows overlap, the
+                // processors stay held.
+                let moved_by = (start - t).min(span);
+                let end = t.saturating_add(span);
+                self.given
+                    .give(profile, end.max(start), moved_by, &slot.assignment);
+                profile.reserve(t, moved_by, &slot.assignment);
                 slot.start = t;
                 slot.seen = self.given.count;
                 self.put_slot(key, slot);

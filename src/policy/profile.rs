@@ -350,11 +350,16 @@ impl Profile {
         if self.times[k] == t {
             return k;
         }
-        let row: Vec<i64> = self.row(k).to_vec();
         self.changed_from(k + 1);
         self.times.insert(k + 1, t);
-        let at = (k + 1) * self.clusters;
-        self.free.splice(at..at, row);
+        let c = self.clusters;
+        if c == 1 {
+            self.free.insert(k + 1, self.free[k]);
+        } else {
+            let at = (k + 1) * c;
+            self.free.splice(at..at, std::iter::repeat_n(0, c));
+            self.free.copy_within(k * c..at, at);
+        }
         k + 1
     }
 
