@@ -178,7 +178,7 @@ impl Engine {
             } => {
                 self.estimator.set_model(estimates.clone());
                 let scope = if *queued_too {
-                    for k in &self.queue {
+                    for k in self.queue.iter() {
                         let job = &mut self.jobs[k.0];
                         let h = &self.hidden[k.0];
                         job.estimate = self.estimator.estimate(&JobSpec {

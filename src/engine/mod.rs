@@ -10,6 +10,7 @@ mod commands;
 mod events;
 mod lifecycle;
 mod network;
+mod queue;
 mod reservations;
 mod snapshot;
 
@@ -171,7 +172,7 @@ macro_rules! system_view {
             now: $e.now,
             platform: &$e.platform,
             free: &$e.free,
-            queue: &$e.queue,
+            queue: &$e.queue[..],
             running: &$e.running,
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
@@ -193,7 +194,7 @@ pub struct Engine {
     /// What policies must not see of each job, by slot.
     hidden: Vec<Hidden>,
     build: PolicyBuilder,
-    queue: Vec<JobKey>,
+    queue: queue::ArrivalQueue,
     running: Vec<JobKey>,
     clusters: Vec<ClusterState>,
     free: Vec<u32>,
@@ -279,7 +280,7 @@ impl Engine {
             jobs: Slab::new(),
             hidden: Vec::new(),
             build,
-            queue: Vec::new(),
+            queue: queue::ArrivalQueue::default(),
             running: Vec::new(),
             clusters,
             free,
@@ -561,20 +562,7 @@ impl Engine {
                 })
                 .collect();
             gone.sort_unstable();
-            if gone[gone.len() - 1] == gone.len() - 1 {
-                // The first jobs of the queue, the common case.
-                queue.drain(..gone.len());
-            } else {
-                // Each run of kept jobs between two gaps moves down as
-                // one block.
-                let mut kept = gone[0];
-                for (n, &g) in gone.iter().enumerate() {
-                    let end = gone.get(n + 1).copied().unwrap_or(queue.len());
-                    queue.copy_within(g + 1..end, kept);
-                    kept += end - g - 1;
-                }
-                queue.truncate(kept);
-            }
+            queue.remove_sorted(&gone);
         }
         let started = !decisions.is_empty();
         self.decisions = decisions;

@@ -1,0 +1,150 @@
+//! The waiting jobs in arrival order, as policies see them: a slice.
+//!
+//! Jobs leave mostly from the front (the head starts, or jobs just behind
+//! it are backfilled) while tens of thousands may wait behind them. A plain
+//! vector would move every waiting job down at each start; here the
+//! storage keeps a start offset, so a removal moves the shorter side of
+//! its gap: the jobs before it up, or the jobs after it down.
+
+use crate::sched::JobKey;
+use std::ops::Deref;
+
+#[derive(Debug, Default)]
+pub(super) struct ArrivalQueue {
+    buf: Vec<JobKey>,
+    /// The queue is `buf[head..]`; the slots before it are spare.
+    head: usize,
+}
+
+impl Deref for ArrivalQueue {
+    type Target = [JobKey];
+
+    fn deref(&self) -> &[JobKey] {
+        &self.buf[self.head..]
+    }
+}
+
+impl ArrivalQueue {
+    pub fn push(&mut self, key: JobKey) {
+        self.buf.push(key);
+    }
+
+    /// Puts `key` at position `pos` of the queue.
+    pub fn insert(&mut self, pos: usize, key: JobKey) {
+        if self.head > 0 && pos < self.len() / 2 {
+            // Room before the head: move the jobs before `pos` up one.
+            self.head -= 1;
+            let h = self.head;
+            self.buf.copy_within(h + 1..h + 1 + pos, h);
+            self.buf[h + pos] = key;
+        } else {
+            self.buf.insert(self.head + pos, key);
+        }
+    }
+
+    /// Removes the jobs at queue positions `gone` (sorted, distinct),
+    /// keeping the order of the others.
+    pub fn remove_sorted(&mut self, gone: &[usize]) {
+        let Some(&last) = gone.last() else {
+            return;
+        };
+        let n = self.len();
+        let h = self.head;
+        if last + 1 == gone.len() {
+            // The first jobs of the queue, the common case.
+            self.head += gone.len();
+        } else if last < n - gone[0] {
+            // Fewer jobs before the last gap than after the first: each
+            // run of kept jobs between two gaps moves up as one block.
+            let mut end = h + last + 1;
+            for (i, &g) in gone.iter().enumerate().rev() {
+                let begin = if i == 0 { 0 } else { gone[i - 1] + 1 };
+                let run = g - begin;
+                self.buf.copy_within(h + begin..h + g, end - run);
+                end -= run;
+            }
+            debug_assert_eq!(end, h + gone.len());
+            self.head += gone.len();
+        } else {
+            // Each run of kept jobs between two gaps moves down as one
+            // block.
+            let mut kept = h + gone[0];
+            for (i, &g) in gone.iter().enumerate() {
+                let end = gone.get(i + 1).copied().unwrap_or(n);
+                self.buf.copy_within(h + g + 1..h + end, kept);
+                kept += end - g - 1;
+            }
+            self.buf.truncate(kept);
+        }
+        // The spare slots are given back once they outnumber the queue.
+        if self.head >= 1024 && self.head * 2 >= self.buf.len() {
+            self.buf.drain(..self.head);
+            self.head = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random removals and insertions agree with a plain vector.
+    #[test]
+    fn agrees_with_a_vector() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let (mut q, mut v) = (ArrivalQueue::default(), Vec::new());
+        let mut key = 0;
+        let (mut fronts, mut ups, mut downs) = (0, 0, 0);
+        for _ in 0..20_000 {
+            match next(10) {
+                0..=4 => {
+                    for _ in 0..next(8) {
+                        q.push(JobKey(key));
+                        v.push(JobKey(key));
+                        key += 1;
+                    }
+                }
+                5 if !v.is_empty() => {
+                    let pos = next(v.len() as u64 + 1) as usize;
+                    q.insert(pos, JobKey(key));
+                    v.insert(pos, JobKey(key));
+                    key += 1;
+                }
+                _ if !v.is_empty() => {
+                    let mut gone: Vec<usize> = (0..next(4) + 1)
+                        .map(|_| match next(3) {
+                            0 => next(3.min(v.len() as u64)) as usize,
+                            _ => next(v.len() as u64) as usize,
+                        })
+                        .collect();
+                    gone.sort_unstable();
+                    gone.dedup();
+                    let last = *gone.last().expect("one");
+                    if last + 1 == gone.len() {
+                        fronts += 1;
+                    } else if last < v.len() - gone[0] {
+                        ups += 1;
+                    } else {
+                        downs += 1;
+                    }
+                    q.remove_sorted(&gone);
+                    for &g in gone.iter().rev() {
+                        v.remove(g);
+                    }
+                }
+                _ => {}
+            }
+            assert_eq!(&q[..], &v[..]);
+        }
+        assert!(
+            fronts > 100 && ups > 100 && downs > 100,
+            "{fronts} {ups} {downs}"
+        );
+    }
+}
