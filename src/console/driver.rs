@@ -2,7 +2,7 @@
 //! publishing snapshots through a latest-value channel and taking requests
 //! over a channel.
 
-use super::session::{Request, Session};
+use super::session::{Budget, Request, Session};
 use super::snapshot::{Snapshot, Speed};
 use crate::model::SimTime;
 use std::sync::Arc;
@@ -20,15 +20,10 @@ pub enum ToDriver {
 
 /// Snapshots per wall second, at most.
 const PUBLISH_EVERY: Duration = Duration::from_millis(50);
-/// Wall time the engine may run before the driver looks at its inbox.
+/// Wall time the engine may run before the driver looks at its inbox:
+/// how long a key waits behind the engine (beyond one event that takes
+/// longer; see [`Budget`]).
 const SLICE: Duration = Duration::from_millis(15);
-/// Wall time one batch of events should take: the driver looks at the
-/// clock and its inbox between batches, so this bounds how long a key
-/// waits behind the engine (beyond one event that takes longer).
-const BATCH: Duration = Duration::from_millis(1);
-/// The most events in one batch (cheap events: the clock is not looked at
-/// after each one).
-const MAX_CHUNK: usize = 1 << 16;
 /// Wall time the engine may run flat out without simulated time moving on
 /// before the driver pauses it and says it looks stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
@@ -85,7 +80,6 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
     let mut rate_from = (Instant::now(), session.engine().counters().events);
     // Since when simulated time has stood still while the engine ran.
     let mut still: Option<(Instant, SimTime, u64)> = None;
-    let mut chunk = Chunk::default();
     loop {
         // Requests first: the operator never waits behind the engine.
         loop {
@@ -116,33 +110,17 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
         }
         let running = !session.paused && !session.is_done();
         if running {
-            let slice = Instant::now();
+            let mut budget = Budget::new(SLICE);
             match session.speed {
                 Speed::Max => {
-                    while slice.elapsed() < SLICE {
-                        let t = Instant::now();
-                        let n = session.step_events(chunk.size);
-                        chunk.took(t.elapsed());
-                        if n == 0 {
-                            break;
-                        }
-                    }
+                    session.step_within(&mut budget);
                 }
                 Speed::Rate(r) => {
                     let (w0, s0) = *anchor.get_or_insert((Instant::now(), session.now()));
                     let target = s0 + SimTime::from_secs_f64(r * w0.elapsed().as_secs_f64());
-                    loop {
-                        let t = Instant::now();
-                        let reached = session.advance_to(target, chunk.size);
-                        chunk.took(t.elapsed());
-                        if reached {
-                            break;
-                        }
-                        if slice.elapsed() >= SLICE {
-                            // Falling behind: pace from here.
-                            anchor = None;
-                            break;
-                        }
+                    if !session.advance_within(target, &mut budget) {
+                        // Falling behind: pace from here.
+                        anchor = None;
                     }
                 }
             }
@@ -201,52 +179,5 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
-    }
-}
-
-/// How many events to handle between looks at the clock: as many as take
-/// about [`BATCH`] of wall time. Events cost from tens of nanoseconds (a
-/// short queue) to milliseconds (a conservative plan over a queue of tens
-/// of thousands), so a fixed count either looks at the clock needlessly
-/// often or keeps a key waiting for a quarter of a second.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Chunk {
-    size: usize,
-}
-
-impl Default for Chunk {
-    fn default() -> Chunk {
-        Chunk { size: 64 }
-    }
-}
-
-impl Chunk {
-    /// Adjusts the size after a batch that took `took`.
-    fn took(&mut self, took: Duration) {
-        if took < BATCH / 2 {
-            self.size = (self.size * 2).min(MAX_CHUNK);
-        } else if took > BATCH * 2 {
-            self.size = (self.size / 2).max(1);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn batches_shrink_when_events_are_slow_and_grow_when_fast() {
-        let mut c = Chunk::default();
-        for _ in 0..20 {
-            c.took(Duration::from_millis(250));
-        }
-        assert_eq!(c.size, 1, "a slow engine is looked at after every event");
-        for _ in 0..40 {
-            c.took(Duration::from_micros(10));
-        }
-        assert_eq!(c.size, MAX_CHUNK, "a fast one in large batches");
-        c.took(BATCH);
-        assert_eq!(c.size, MAX_CHUNK, "a batch of about the right length stays");
     }
 }

@@ -13,6 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What the operator asks of the running engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -245,9 +246,26 @@ impl Session {
     /// clock to `t` if every event up to it was handled. Returns whether `t`
     /// was reached.
     pub fn advance_to(&mut self, t: SimTime, budget: usize) -> bool {
-        for _ in 0..budget {
+        let mut left = budget;
+        self.advance_while(t, &mut || {
+            left = left.wrapping_sub(1);
+            left != usize::MAX
+        })
+    }
+
+    /// Like [`Session::advance_to`], for about `budget`'s wall time.
+    pub fn advance_within(&mut self, t: SimTime, budget: &mut Budget) -> bool {
+        self.advance_while(t, &mut || budget.go_on())
+    }
+
+    fn advance_while(&mut self, t: SimTime, go_on: &mut dyn FnMut() -> bool) -> bool {
+        loop {
             match self.engine.next_event_time() {
                 Some(n) if n <= t => {
+                    if !go_on() {
+                        self.sync_twin();
+                        return false;
+                    }
                     self.step();
                 }
                 _ => {
@@ -257,23 +275,35 @@ impl Session {
                 }
             }
         }
-        self.sync_twin();
-        false
     }
 
     /// Handles up to `n` events; returns how many. In compare mode the
     /// twin follows to the same time, and runs on alone once this
     /// session has no event left.
     pub fn step_events(&mut self, n: usize) -> usize {
+        let mut left = n;
+        self.step_while(&mut || {
+            left = left.wrapping_sub(1);
+            left != usize::MAX
+        })
+    }
+
+    /// Handles events for about `budget`'s wall time (at least one event);
+    /// returns how many.
+    pub fn step_within(&mut self, budget: &mut Budget) -> usize {
+        self.step_while(&mut || budget.go_on())
+    }
+
+    fn step_while(&mut self, go_on: &mut dyn FnMut() -> bool) -> usize {
         let mut k = 0;
-        while k < n && self.step() {
+        while go_on() && self.step() {
             k += 1;
         }
         self.sync_twin();
         if k == 0
             && let Some(t) = &mut self.twin
         {
-            return t.step_events(n);
+            return t.step_while(go_on);
         }
         k
     }
@@ -614,4 +644,86 @@ fn describe(
         _ => parts.push(format!("jobs {} started", list(&started))),
     }
     parts.join("; ")
+}
+
+/// Wall time for a run of events. Events cost from tens of nanoseconds (a
+/// short queue) to milliseconds (a plan over a queue of tens of
+/// thousands), and the cost can change within a few events (a burst of
+/// arrivals into a long plan): the clock is looked at after every event
+/// while they are slow, and every few while they are cheap (a look costs
+/// about as much as a cheap event), so a run overshoots its time by a few
+/// slow events at most.
+#[derive(Debug)]
+pub struct Budget {
+    start: Instant,
+    limit: Duration,
+    /// Events between looks at the clock, and left before the next look.
+    stride: u32,
+    left: u32,
+    events: u32,
+}
+
+impl Budget {
+    pub fn new(limit: Duration) -> Budget {
+        Budget {
+            start: Instant::now(),
+            limit,
+            stride: 1,
+            left: 1,
+            events: 0,
+        }
+    }
+
+    /// Whether another event fits in the time; true the first time.
+    pub fn go_on(&mut self) -> bool {
+        // Events handled so far.
+        let done = self.events;
+        self.events = self.events.saturating_add(1);
+        self.left -= 1;
+        if self.left > 0 {
+            return true;
+        }
+        self.left = 1;
+        if done == 0 {
+            return true;
+        }
+        let spent = self.start.elapsed();
+        if spent >= self.limit {
+            return false;
+        }
+        let each = spent / done;
+        self.stride = if each < Duration::from_micros(1) {
+            32
+        } else if each < Duration::from_micros(20) {
+            4
+        } else {
+            1
+        };
+        self.left = self.stride;
+        true
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn slow_events_are_timed_one_by_one_and_cheap_ones_in_strides() {
+        let mut b = Budget::new(Duration::from_millis(20));
+        let mut n = 0;
+        while b.go_on() {
+            n += 1;
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        assert!((1..=8).contains(&n), "{n} events of 3 ms in 20 ms");
+        assert_eq!(b.stride, 1);
+        let mut b = Budget::new(Duration::from_millis(2));
+        let mut n = 0u64;
+        while b.go_on() {
+            n += 1;
+        }
+        assert_eq!(b.stride, 32, "cheap events");
+        assert!(b.start.elapsed() < Duration::from_millis(50), "{n}");
+    }
 }

@@ -87,17 +87,14 @@ impl ArrivalQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// Random removals and insertions agree with a plain vector.
     #[test]
     fn agrees_with_a_vector() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut next = |m: u64| rng.random_range(0..m);
         let (mut q, mut v) = (ArrivalQueue::default(), Vec::new());
         let mut key = 0;
         let (mut fronts, mut ups, mut downs) = (0, 0, 0);

@@ -752,6 +752,8 @@ impl Policy for Conservative {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn s(x: i64) -> SimTime {
         SimTime::from_secs(x)
@@ -761,13 +763,8 @@ mod tests {
     /// releases themselves, through forgetting.
     #[test]
     fn given_back_bounds_the_releases_since() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut next = |m: u64| rng.random_range(0..m);
         let mut g = GivenBack::default();
         let mut p = Profile::new(s(0), &[1000], &[]);
         let mut log: Vec<(SimTime, SimTime)> = Vec::new();

@@ -514,6 +514,8 @@ impl Profile {
 mod tests {
     use super::*;
     use crate::policy::placement::WorstFit;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn s(x: i64) -> SimTime {
         SimTime::from_secs(x)
@@ -577,59 +579,80 @@ mod tests {
         }
     }
 
+    /// A profile under random reservations, releases and advances: the
+    /// profile, the reservations held, now (in seconds) and the generator.
+    struct Churn {
+        p: Profile,
+        held: Vec<(SimTime, SimTime, u32)>,
+        now: i64,
+        rng: ChaCha8Rng,
+    }
+
+    impl Churn {
+        fn new(seed: u64) -> Churn {
+            Churn {
+                p: Profile::new(s(0), &[40], &[(s(5), 0, 20)]),
+                held: Vec::new(),
+                now: 0,
+                rng: ChaCha8Rng::seed_from_u64(seed),
+            }
+        }
+
+        fn next(&mut self, m: u64) -> u64 {
+            self.rng.random_range(0..m)
+        }
+
+        /// One random change: reserve (ahead up to `ahead` s), release or
+        /// advance.
+        fn round(&mut self, ahead: u64) {
+            match self.next(10) {
+                0..=5 => {
+                    let from = s(self.now + self.next(ahead) as i64);
+                    let span = s(1 + self.next(300) as i64);
+                    let w = 1 + self.next(30) as u32;
+                    self.p.reserve(from, span, &vec![(0, w)]);
+                    self.held.push((from, span, w));
+                }
+                6..=7 if !self.held.is_empty() => {
+                    let i = self.next(self.held.len() as u64) as usize;
+                    let (from, span, w) = self.held.swap_remove(i);
+                    self.p.release(from, span, &vec![(0, w)]);
+                }
+                _ => {
+                    self.now += self.next(20) as i64;
+                    self.p.advance(s(self.now));
+                }
+            }
+        }
+    }
+
     /// The search agrees with a walk over every step through random
     /// reservations, releases and advances, with and without an own
     /// reservation counted as free.
     #[test]
     fn earliest_single_agrees_with_a_walk() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
-        let mut p = Profile::new(s(0), &[40], &[(s(5), 0, 20)]);
-        let mut held: Vec<(SimTime, SimTime, u32)> = Vec::new();
-        let mut now = 0;
+        let mut c = Churn::new(11);
         let (mut checked, mut found, mut owned) = (0, 0, 0);
         for round in 0..3000 {
-            match next(10) {
-                0..=5 => {
-                    let (from, span, w) = (
-                        now + next(3000) as i64,
-                        1 + next(300) as i64,
-                        1 + next(30) as u32,
-                    );
-                    p.reserve(s(from), s(span), &vec![(0, w)]);
-                    held.push((s(from), s(span), w));
-                }
-                6..=7 if !held.is_empty() => {
-                    let (from, span, w) = held.swap_remove(next(held.len() as u64) as usize);
-                    p.release(from, span, &vec![(0, w)]);
-                }
-                _ => {
-                    now += next(20) as i64;
-                    p.advance(s(now));
-                }
-            }
+            c.round(3000);
             if round % 5 != 0 {
                 continue;
             }
             for _ in 0..6 {
-                let from = s(now + next(2000) as i64 - 100);
-                let before = if next(3) == 0 {
+                let from = s(c.now + c.next(2000) as i64 - 100);
+                let before = if c.next(3) == 0 {
                     SimTime::MAX
                 } else {
-                    from + s(next(3000) as i64)
+                    from + s(c.next(3000) as i64)
                 };
-                let (w, span) = (next(45) as u32, s(next(400) as i64));
-                let own = match held.get(next(held.len() as u64 + 1) as usize) {
-                    Some(&(f, sp, ow)) if next(2) == 0 => Some((f, f + sp, ow)),
+                let (w, span) = (c.next(45) as u32, s(c.next(400) as i64));
+                let i = c.next(c.held.len() as u64 + 1) as usize;
+                let own = match c.held.get(i).copied() {
+                    Some((f, sp, ow)) if c.next(2) == 0 => Some((f, f + sp, ow)),
                     _ => None,
                 };
-                let got = p.earliest_single(from, before, w, span, own);
-                let want = p.earliest_single_walk(from, before, w, span, own);
+                let got = c.p.earliest_single(from, before, w, span, own);
+                let want = c.p.earliest_single_walk(from, before, w, span, own);
                 assert_eq!(
                     got, want,
                     "from {from:?} before {before:?} w {w} span {span:?} own {own:?}"
@@ -647,53 +670,31 @@ mod tests {
 
     #[test]
     fn block_search_agrees_with_a_scan() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
-        let mut p = Profile::new(s(0), &[40], &[(s(5), 0, 20)]);
-        let mut held: Vec<(SimTime, SimTime, u32)> = Vec::new();
-        let mut now = 0;
+        let mut c = Churn::new(7);
         let mut checked = 0;
         for round in 0..3000 {
-            match next(10) {
-                0..=5 => {
-                    let (from, span, w) = (
-                        now + next(4000) as i64,
-                        1 + next(300) as i64,
-                        1 + next(30) as u32,
-                    );
-                    p.reserve(s(from), s(span), &vec![(0, w)]);
-                    held.push((s(from), s(span), w));
-                }
-                6..=7 if !held.is_empty() => {
-                    let (from, span, w) = held.swap_remove(next(held.len() as u64) as usize);
-                    p.release(from, span, &vec![(0, w)]);
-                }
-                _ => {
-                    now += next(20) as i64;
-                    p.advance(s(now));
-                }
-            }
+            c.round(4000);
             if round % 7 != 0 {
                 continue;
             }
-            let n = p.times.len();
+            let (n, base) = (c.p.times.len(), c.p.base);
             for _ in 0..8 {
-                let from = p.base + next((n - p.base) as u64) as usize;
-                let to = from + next((n - from + 1) as u64) as usize;
-                let w = next(60) as i64 - 10;
-                let want = p.free[from..to]
+                let from = base + c.next((n - base) as u64) as usize;
+                let to = from + c.next((n - from + 1) as u64) as usize;
+                let w = c.next(60) as i64 - 10;
+                let want = c.p.free[from..to]
                     .iter()
                     .position(|&f| f >= w)
                     .map(|d| from + d);
-                assert_eq!(p.first_with(from, to, w), want, "from {from} to {to} w {w}");
+                assert_eq!(
+                    c.p.first_with(from, to, w),
+                    want,
+                    "from {from} to {to} w {w}"
+                );
                 checked += 1;
             }
         }
+        let p = &c.p;
         assert!(
             checked > 3000 && p.times.len() > 4 * BLOCK,
             "{checked} {}",
