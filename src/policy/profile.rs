@@ -199,6 +199,11 @@ impl Profile {
         let scan = |p: &Profile, a: usize, b: usize| {
             p.free[a..b].iter().position(|&f| f >= w).map(|d| a + d)
         };
+        if to - from <= 2 * BLOCK {
+            // Too short for a whole block to be skipped often: a scan is
+            // cheaper than keeping the blocks' maxima up to date.
+            return scan(self, from, to);
+        }
         let mut i = from;
         while i < to {
             let b = i / BLOCK;
