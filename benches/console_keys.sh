@@ -3,7 +3,8 @@
 # METACENTRUM trace under conservative backfilling, flat out, and once
 # `queued` passes TARGET (default 50,000) presses Space N times (default
 # 10) while running, timing each until "paused" shows on the status line,
-# resuming in between. Needs tmux, a release build and the trace in
+# resuming in between (for GAP seconds, default 0.05: the whole trace runs
+# in a few seconds flat out). Needs tmux, a release build and the trace in
 # ../shared/data.
 #
 #   cargo build --release && bash benches/console_keys.sh
@@ -32,7 +33,7 @@ for k in $(seq 1 "${N:-10}"); do
   echo "pause $k: $(( ($(date +%s%N) - t0) / 1000000 )) ms | $(tmux capture-pane -p -t $S | sed -n 2p | tr -s ' ')"
   tmux send-keys -t $S ' '
   until ! tmux capture-pane -p -t $S | sed -n 1p | grep -q "paused"; do sleep 0.01; done
-  sleep 0.7
+  sleep "${GAP:-0.05}"
 done
 tmux send-keys -t $S 'q'
 sleep 1

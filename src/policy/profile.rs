@@ -82,7 +82,7 @@ impl Profile {
     /// `until` — a job wider than that cannot start before `until`.
     pub fn max_free_before(&mut self, until: SimTime) -> i64 {
         debug_assert_eq!(self.clusters, 1);
-        let n = self.times.partition_point(|&t| t < until);
+        let n = self.base + self.times[self.base..].partition_point(|&t| t < until);
         if n <= self.base {
             return i64::MIN;
         }
@@ -123,8 +123,8 @@ impl Profile {
         // The steps inside the job's own reservation, and its width there.
         let own = match own {
             Some((s, e, ow)) => (
-                self.times.partition_point(|&t| t < s),
-                self.times.partition_point(|&t| t < e),
+                self.base + self.times[self.base..].partition_point(|&t| t < s),
+                self.base + self.times[self.base..].partition_point(|&t| t < e),
                 ow as i64,
             ),
             None => (n, n, 0),
@@ -199,6 +199,11 @@ impl Profile {
         let scan = |p: &Profile, a: usize, b: usize| {
             p.free[a..b].iter().position(|&f| f >= w).map(|d| a + d)
         };
+        if to - from <= 2 * BLOCK {
+            // Too short for a whole block to be skipped often: a scan is
+            // cheaper than keeping the blocks' maxima up to date.
+            return scan(self, from, to);
+        }
         let mut i = from;
         while i < to {
             let b = i / BLOCK;
@@ -338,10 +343,14 @@ impl Profile {
 
     /// The step holding time `t` (now's step for earlier times).
     fn step_of(&self, t: SimTime) -> usize {
-        self.times
+        // Most searches start now.
+        if self.times.get(self.base + 1).is_none_or(|&x| t < x) {
+            return self.base;
+        }
+        self.times[self.base..]
             .partition_point(|&x| x <= t)
             .saturating_sub(1)
-            .max(self.base)
+            + self.base
     }
 
     /// Makes `t` a step boundary and returns its step.
