@@ -109,21 +109,16 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         "", "job", "size", "parts", policy_col, "waited", "est",
     ])
     .style(ctx.dim().add_modifier(Modifier::BOLD));
-    Table::new(
-        rows,
-        [
-            Constraint::Length(1),
-            Constraint::Length(id_w as u16),
-            Constraint::Length(size_w as u16),
-            Constraint::Length(parts_w as u16),
-            Constraint::Length(6),
-            Constraint::Length(6),
-            Constraint::Length(6),
-        ],
-    )
-    .header(header)
-    .column_spacing(1)
-    .render(inner, buf);
+    // A pane too narrow for every column drops the last ones whole rather
+    // than squeezing them all (a squeezed job id reads as another job's).
+    let mut widths = vec![1, id_w as u16, size_w as u16, parts_w as u16, 6, 6, 6];
+    while widths.len() > 2 && widths.iter().sum::<u16>() + widths.len() as u16 - 1 > inner.width {
+        widths.pop();
+    }
+    Table::new(rows, widths.into_iter().map(Constraint::Length))
+        .header(header)
+        .column_spacing(1)
+        .render(inner, buf);
 }
 
 #[cfg(test)]
@@ -138,6 +133,31 @@ mod tests {
         let mut buf = Buffer::empty(area);
         render(snap, ctx, area, &mut buf);
         buf
+    }
+
+    /// An 80-column console gives the queue 40 columns: long job ids stay
+    /// whole and the last columns give way.
+    #[test]
+    fn a_narrow_pane_drops_columns_instead_of_cutting_ids() {
+        let mut snap = fixtures::snapshot();
+        let row = snap.engine.queue.get(1).cloned().unwrap();
+        for i in 0..2 {
+            let mut r = row.clone();
+            r.id = 81_620 + i;
+            snap.engine.queue.push(r);
+        }
+        let ctx = Ctx {
+            selected: snap.engine.queue.len() - 1,
+            ..Ctx::default()
+        };
+        let area = Rect::new(0, 0, 40, 8);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &ctx, area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("81620") && t.contains("81621"), "{t}");
+        assert!(!t.contains(" est"), "{t}");
+        // A wide pane keeps every column.
+        assert!(text(&draw(&snap, &ctx)).contains("est"));
     }
 
     #[test]
