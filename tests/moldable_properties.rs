@@ -245,9 +245,43 @@ fn check(c: Case, seen: &Seen) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+fn pinned() -> Vec<Case> {
+    vec![
+        (
+            273226137582152207,
+            2,
+            true,
+            0,
+            0.7518810640913187,
+            67,
+            vec![
+                (543, 0, 2905726918),
+                (158, 0, 3498557484),
+                (1886, 1, 2245714811),
+            ],
+        ),
+        (
+            12040591264652177454,
+            4,
+            true,
+            1,
+            0.9860227151942105,
+            39,
+            vec![(2316, 2, 2680436818), (139, 0, 2904785642)],
+        ),
+    ]
+}
+
 #[test]
 fn moldable_runs_keep_their_invariants_under_operator_commands() {
     let seen = Seen::default();
+    // Two cases known to fold running jobs, abort some and take every
+    // kind of command, so that the checks below never hang on what the
+    // random cases happen to draw (a fold in a running job is rare: about
+    // one random draw of forty cases in twenty-five has none).
+    for c in pinned() {
+        check(c, &seen).unwrap_or_else(|e| panic!("pinned case: {e}"));
+    }
     let mut runner = TestRunner::new(Config {
         cases: 40,
         failure_persistence: None,
