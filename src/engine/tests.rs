@@ -541,3 +541,29 @@ mod flexible_split {
         );
     }
 }
+
+/// A lost-jobs error says when, how many arrived and ended, and which jobs
+/// were left where, the first twenty of them.
+#[test]
+fn a_conservation_error_names_the_jobs_left() {
+    let c = Conservation {
+        at: SimTime::from_secs(7),
+        arrived: 30,
+        finished: 5,
+        events_left: 2,
+        left: (1..=25).map(|id| (id, "queued")).collect(),
+    };
+    let text = c.to_string();
+    assert!(
+        text.contains("30 arrived, 5 ended, 2 events left"),
+        "{text}"
+    );
+    assert!(text.contains("1 (queued), 2 (queued)"), "{text}");
+    assert!(text.contains("20 (queued), and 5 more"), "{text}");
+    assert!(!text.contains("21 (queued)"), "{text}");
+    let none = Conservation {
+        left: Vec::new(),
+        ..c
+    };
+    assert!(none.to_string().contains("none in the system"));
+}
