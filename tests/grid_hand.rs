@@ -263,6 +263,36 @@ fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
     }
 }
 
+/// What the console's grid view lists as the grid queue: at t = 5 the
+/// three gangs of the example above wait there, oldest first, with their
+/// sizes; once the last has started the queue is empty.
+#[test]
+fn the_grid_view_lists_the_waiting_gangs_with_their_sizes() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 10.0),
+        local(3, 0.0, 1, 100.0),
+        local(4, 0.0, 1, 100.0),
+        local(5, 1.0, 0, 1.0),
+        local(6, 1.0, 0, 1.0),
+        local(7, 1.0, 1, 1.0),
+        local(8, 1.0, 1, 1.0),
+        gang(11, 2.0, 1, 3.0),
+        gang(12, 3.0, 2, 4.0),
+        gang(13, 4.0, 2, 2.0),
+    ];
+    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+        let mut e = engine_at(name, 2, jobs.clone(), 5.0);
+        assert_eq!(
+            grid_state(&e).grid_queue,
+            vec![(11, 1), (12, 2), (13, 2)],
+            "{name:?}"
+        );
+        e.step_until(SimTime::from_secs_f64(18.0));
+        assert_eq!(grid_state(&e).grid_queue, Vec::new(), "{name:?}");
+    }
+}
+
 /// An engine on 2 sites × `per_site`, exact estimates, paused at `at`.
 fn engine_at(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>, at: f64) -> Engine {
     let mut platform = Platform::uniform(2, per_site);

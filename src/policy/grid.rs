@@ -113,15 +113,6 @@ struct Dispatched {
     parts: Parts,
 }
 
-/// What the console shows of one processor.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProcView {
-    pub busy: bool,
-    pub depth: usize,
-    /// The workload id at the head of the queue, and whether it is a gang.
-    pub head: Option<(u64, bool)>,
-}
-
 pub struct Grid {
     spec: PolicySpec,
     split: bool,
@@ -164,33 +155,6 @@ impl Grid {
             runs: Vec::new(),
             busy: Vec::new(),
         }
-    }
-
-    /// Per site, per processor: busy, queue depth and head.
-    pub fn processors(&self, view: &SystemView<'_>) -> Vec<Vec<ProcView>> {
-        self.sites
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .map(|p| ProcView {
-                        busy: p.exec.is_some(),
-                        depth: p.queue.len(),
-                        head: p.queue.front().map(|e| match *e {
-                            Entry::Local(k) => (view.job(k).id, false),
-                            Entry::Gang(k) => (view.job(k).id, true),
-                        }),
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// The gangs in the grid queue (id, size), in arrival order.
-    pub fn grid_queue(&self, view: &SystemView<'_>) -> Vec<(u64, u32)> {
-        self.grid_queue
-            .iter()
-            .map(|&k| (view.job(k).id, view.job(k).size))
-            .collect()
     }
 
     fn rng(&mut self) -> &mut ChaCha8Rng {
