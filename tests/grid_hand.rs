@@ -226,9 +226,8 @@ fn a_gang_wider_than_every_site_is_split_under_both_approaches() {
 /// wait in the grid queue. When site 0's queues empty at 10, B (largest,
 /// older than C) takes them and starts at 11; C takes them next and starts
 /// when B ends (15); A, the oldest but smallest, comes last, at 17.
-#[test]
-fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
-    let jobs = vec![
+fn largest_first_jobs() -> Vec<JobSpec> {
+    vec![
         local(1, 0.0, 0, 10.0),
         local(2, 0.0, 0, 10.0),
         local(3, 0.0, 1, 100.0),
@@ -240,7 +239,12 @@ fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
         gang(11, 2.0, 1, 3.0),
         gang(12, 3.0, 2, 4.0),
         gang(13, 4.0, 2, 2.0),
-    ];
+    ]
+}
+
+#[test]
+fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
+    let jobs = largest_first_jobs();
     for name in [PolicyName::Grid1, PolicyName::Grid2] {
         let (recs, _) = run(name, 2, jobs.clone());
         assert_eq!(
@@ -268,19 +272,7 @@ fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
 /// sizes; once the last has started the queue is empty.
 #[test]
 fn the_grid_view_lists_the_waiting_gangs_with_their_sizes() {
-    let jobs = vec![
-        local(1, 0.0, 0, 10.0),
-        local(2, 0.0, 0, 10.0),
-        local(3, 0.0, 1, 100.0),
-        local(4, 0.0, 1, 100.0),
-        local(5, 1.0, 0, 1.0),
-        local(6, 1.0, 0, 1.0),
-        local(7, 1.0, 1, 1.0),
-        local(8, 1.0, 1, 1.0),
-        gang(11, 2.0, 1, 3.0),
-        gang(12, 3.0, 2, 4.0),
-        gang(13, 4.0, 2, 2.0),
-    ];
+    let jobs = largest_first_jobs();
     for name in [PolicyName::Grid1, PolicyName::Grid2] {
         let mut e = engine_at(name, 2, jobs.clone(), 5.0);
         assert_eq!(
