@@ -4,6 +4,7 @@
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
+use schedscope::sched::BackfillOrder;
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);
@@ -401,4 +402,31 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         .collect();
     v.sort();
     assert_eq!(v, vec![(1, 0, 20), (2, 20, 30), (3, 2, 17), (4, 30, 66)]);
+}
+
+#[test]
+fn a_job_turned_away_before_starts_when_the_new_heads_shadow_is_later() {
+    // 9 processors. At 0, J1 (4 wide, estimated 100, really 2) and J2 (2
+    // wide, until 5) start. At 1 the head J3 (5 wide) gets shadow time 5
+    // with no extra processors; J4 (9 wide) does not fit and J5 (2 wide,
+    // 10 s) would run past 5: both turned away. At 2, J1 ends early and
+    // J3 starts, leaving 2 processors free. The new head J4 can start only
+    // when J3 ends, at 12: J5 now ends by the shadow time and starts at 2,
+    // although nothing grew that the scan at 1 depended on but the shadow.
+    let jobs = [
+        (1, 0, 4, 2, 100),
+        (2, 0, 2, 5, 5),
+        (3, 1, 5, 10, 10),
+        (4, 1, 9, 1, 1),
+        (5, 1, 2, 10, 10),
+    ];
+    let want = vec![(1, 0), (2, 0), (3, 2), (4, 12), (5, 2)];
+    for order in BackfillOrder::ALL {
+        let policy = PolicySpec {
+            name: EASY,
+            order,
+            ..PolicySpec::default()
+        };
+        assert_eq!(starts_under(9, &jobs, &policy), want, "{order:?}");
+    }
 }
