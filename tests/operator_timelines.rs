@@ -397,3 +397,36 @@ fn a_killed_jobs_completion_does_not_end_the_next_job() {
         (secs(12), secs(42), false)
     );
 }
+
+/// A command lands at the same instant as an arrival: the policy decides
+/// on the arrival first, and the command comes after, whether it was
+/// applied at the console or replayed from the timeline. On 4 processors
+/// under EASY, J1 holds 3 until 20 and J2 (4 wide) waits for it; J3 (1
+/// wide, 5 s) arrives at 10, when the operator switches to FCFS. EASY
+/// backfills J3 at 10 (it ends by 20), before FCFS takes over.
+#[test]
+fn a_command_at_an_arrivals_instant_comes_after_the_decision_on_it() {
+    let p = one_cluster(4);
+    let jobs = make_jobs(&p, &[(0, 1, 3, 20, 20), (1, 1, 4, 5, 5), (9, 1, 1, 5, 5)]);
+    let easy = PolicySpec {
+        name: PolicyName::Easy,
+        ..PolicySpec::default()
+    };
+    for live in [false, true] {
+        let out = drive(
+            &p,
+            &jobs,
+            &easy,
+            OnOverrun::Continue,
+            &[(100, live, Op::Policy(PolicySpec::fcfs()))],
+        );
+        let mut starts: Vec<(u64, SimTime)> = out.records.iter().map(|r| (r.id, r.start)).collect();
+        starts.sort();
+        assert_eq!(
+            starts,
+            vec![(1, secs(0)), (2, secs(20)), (3, secs(10))],
+            "applied {}",
+            if live { "live" } else { "from the timeline" }
+        );
+    }
+}

@@ -139,6 +139,27 @@ mod tests {
         );
     }
 
+    /// Equality agrees with the order (as `Ord` requires of `Eq`): two
+    /// events are equal only with the same time, class and sequence.
+    #[test]
+    fn events_are_equal_exactly_when_their_keys_are() {
+        let e = |time: i64, seq: u64, kind: EventKind| Event {
+            time: SimTime::from_secs(time),
+            seq,
+            kind,
+        };
+        let a = e(5, 1, EventKind::Arrival);
+        assert_eq!(a, e(5, 1, EventKind::Arrival));
+        for b in [
+            e(6, 1, EventKind::Arrival),
+            e(5, 2, EventKind::Arrival),
+            e(5, 1, EventKind::Wake),
+        ] {
+            assert_ne!(a, b);
+            assert_ne!(a.cmp(&b), Ordering::Equal);
+        }
+    }
+
     #[test]
     fn many_equal_events_leave_first_in_first_out_and_classes_in_order() {
         let mut q = EventQueue::default();
