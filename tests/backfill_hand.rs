@@ -430,3 +430,52 @@ fn a_job_turned_away_before_starts_when_the_new_heads_shadow_is_later() {
         assert_eq!(starts_under(9, &jobs, &policy), want, "{order:?}");
     }
 }
+
+#[test]
+fn a_job_ending_at_the_heads_start_leaves_its_processors_extra_when_pinned() {
+    // 4 processors, pinned conservative. J1 holds 0–2 until exactly 10;
+    // the head J2 (2 wide) reserves 0–1 at 10. Then J1's processors are
+    // free again: 2 and 3 are extra at the shadow time.
+    assert_eq!(
+        pinned_plan_at_1(&[(1, 0, 3, 10, 10), (2, 1, 2, 5, 5)]),
+        (Some(2), Some(SimTime::from_secs(10)), vec![2])
+    );
+}
+
+#[test]
+fn a_reservation_ending_at_the_heads_start_leaves_its_processors_extra() {
+    // 4 processors, pinned conservative. J1 holds 0–1 until 20, J2 2–3
+    // until 5. The head J3 (3 wide) reserves 0–2 at 20; J4 (2 wide, 15 s)
+    // reserves 2–3 from 5 to exactly 20. At the shadow time J4 is over:
+    // processor 3 is extra.
+    assert_eq!(
+        pinned_plan_at_1(&[
+            (1, 0, 2, 20, 20),
+            (2, 0, 2, 5, 5),
+            (3, 1, 3, 5, 5),
+            (4, 1, 2, 15, 15),
+        ]),
+        (Some(3), Some(SimTime::from_secs(20)), vec![1])
+    );
+}
+
+/// Pinned conservative on 4 processors: the head, its shadow time and the
+/// extra processors the plan shows at t = 1.
+fn pinned_plan_at_1(jobs: &[J]) -> (Option<u64>, Option<SimTime>, Vec<u32>) {
+    let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
+    let policy = PolicySpec {
+        name: CONSERVATIVE,
+        machines: Machines::Pinned,
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(specs.into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(1));
+    let plan = e.snapshot().backfill.expect("a plan");
+    (plan.head, plan.shadow, plan.extra)
+}
