@@ -66,6 +66,18 @@ impl Lcg {
     }
 }
 
+/// The queue length the status line shows ("queued 68 012"), if the
+/// screen has one.
+fn queued_on(screen: &str) -> Option<u64> {
+    let rest = &screen[screen.find("queued ")? + "queued ".len()..];
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ' ')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 const KEYS: &[&str] = &[
     "p", "i", "e", "E", "Space", ".", "+", "-", "g", "Tab", "BTab", "?", "n", "Enter", "Escape",
     "Up", "Down", "Left", "Right", "j", "k", "u", "0", "1", "5", "9", "BSpace", "+", "8", "r", "R",
@@ -136,6 +148,7 @@ fn the_console_survives_random_keys_and_sizes() {
     let mut samples: Vec<(f64, u64)> = Vec::new();
     let mut next_sample = Duration::ZERO;
     let (mut keys, mut resizes) = (0u64, 0u64);
+    let mut peak_queued = 0u64;
     while start.elapsed() < Duration::from_secs(secs) {
         assert!(
             !exit_file.exists(),
@@ -164,6 +177,10 @@ fn the_console_survives_random_keys_and_sizes() {
         if start.elapsed() >= next_sample {
             let rss = rss_kib(pid).expect("the console is alive");
             samples.push((start.elapsed().as_secs_f64(), rss));
+            let screen = tmux(&["capture-pane", "-p", "-t", &name]).unwrap_or_default();
+            if let Some(q) = queued_on(&screen) {
+                peak_queued = peak_queued.max(q);
+            }
             next_sample += Duration::from_secs(5);
         }
         std::thread::sleep(Duration::from_millis(2));
@@ -179,6 +196,7 @@ fn the_console_survives_random_keys_and_sizes() {
         "soak: {secs} s, {keys} keys, {resizes} resizes; RSS after warm-up {first} KiB, max {max} KiB, last {} KiB",
         after[after.len() - 1]
     );
+    println!("  largest queue on screen at a sample: {peak_queued}");
     for (t, r) in &samples {
         println!("  t = {t:6.1} s  RSS {r} KiB");
     }
@@ -223,4 +241,13 @@ fn the_console_survives_random_keys_and_sizes() {
     );
     let log = std::fs::read_to_string(Path::new(dir.path()).join("console.log")).unwrap();
     assert!(!log.contains("panicked"), "{log}");
+}
+
+#[test]
+fn the_queue_length_is_read_off_the_status_line() {
+    let screen =
+        "schedscope · x\n  policy EASY │ arrived 90 001  running 40  queued 68 012  done 21 949\n";
+    assert_eq!(queued_on(screen), Some(68_012));
+    assert_eq!(queued_on("running 0  queued 0  done 3"), Some(0));
+    assert_eq!(queued_on("no status here"), None);
 }
