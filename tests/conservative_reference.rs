@@ -106,17 +106,14 @@ fn reference(
     let mut queue: Vec<usize> = Vec::new();
     let mut next = 0; // next job to arrive (jobs are sorted by submit)
     let size = |i: usize| jobs[i].1.iter().sum::<u32>();
-    loop {
-        // The next instant: an arrival, an end, or a reservation due.
-        let Some(now) = (next < n)
-            .then(|| jobs[next].0)
-            .into_iter()
-            .chain(running.iter().map(|r| r.0))
-            .chain(reserved.iter().flatten().map(|r| r.from))
-            .min()
-        else {
-            break;
-        };
+    // The next instant: an arrival, an end, or a reservation due.
+    while let Some(now) = (next < n)
+        .then(|| jobs[next].0)
+        .into_iter()
+        .chain(running.iter().map(|r| r.0))
+        .chain(reserved.iter().flatten().map(|r| r.from))
+        .min()
+    {
         let early = running.iter().any(|r| r.0 == now && r.1.to > now);
         running.retain(|r| r.0 != now);
         while next < n && jobs[next].0 == now {
