@@ -66,16 +66,19 @@ impl Lcg {
     }
 }
 
-/// The queue length the status line shows ("queued 68 012"), if the
-/// screen has one.
+/// The queue length the status line shows ("queued 68 012", or "queue
+/// 68 012" where the line is short of room), if the screen has one.
 fn queued_on(screen: &str) -> Option<u64> {
-    let rest = &screen[screen.find("queued ")? + "queued ".len()..];
-    let digits: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == ' ')
-        .filter(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
+    screen.match_indices(" queue").find_map(|(at, word)| {
+        let rest = &screen[at + word.len()..];
+        let rest = rest.strip_prefix('d').unwrap_or(rest).strip_prefix(' ')?;
+        let digits: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ' ')
+            .filter(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
 }
 
 const KEYS: &[&str] = &[
@@ -250,4 +253,11 @@ fn the_queue_length_is_read_off_the_status_line() {
     assert_eq!(queued_on(screen), Some(68_012));
     assert_eq!(queued_on("running 0  queued 0  done 3"), Some(0));
     assert_eq!(queued_on("no status here"), None);
+    // The first "queued" that gives a number (a pane may say it too).
+    assert_eq!(queued_on("queued\nrunning 1  queued 7  done 0"), Some(7));
+    assert_eq!(
+        queued_on("arr 9  run 0  queue 12 345  done 3 │"),
+        Some(12_345)
+    );
+    assert_eq!(queued_on("┏ Queue 5 ━━\n queued too"), None);
 }
