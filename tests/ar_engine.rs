@@ -140,6 +140,14 @@ fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
         }
     }
     e.check_conservation().unwrap();
+    // Every request and every start ar made was granted: it plans on the
+    // engine's own facts (a refused plan is the only case in which ar must
+    // tell its own requests from other reservations starting then).
+    assert_eq!(
+        e.counters().refused,
+        0,
+        "the engine refused a decision of ar"
+    );
     let PolicyState::Reservations(v) = e.policy_state() else {
         panic!("ar reports its reservations");
     };
