@@ -567,3 +567,25 @@ fn a_conservation_error_names_the_jobs_left() {
     };
     assert!(none.to_string().contains("none in the system"));
 }
+
+/// Asked in the middle of a run, the check reports the jobs still in the
+/// system and the events still to come: here job 1 running (its
+/// completion pending) and job 2 not yet arrived (its arrival pending).
+#[test]
+fn a_conservation_check_mid_run_counts_the_events_left() {
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(vec![job(1, 0, &[2], 10), job(2, 5, &[2], 10)].into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(1));
+    let err = e.check_conservation().expect_err("job 1 is still running");
+    assert_eq!((err.arrived, err.finished), (1, 0));
+    assert_eq!(err.left, vec![(1, "running")]);
+    assert_eq!(err.events_left, e.events.len());
+    assert!(err.events_left >= 2, "{}", err.events_left);
+    e.run();
+    e.check_conservation().unwrap();
+}
