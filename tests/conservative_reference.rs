@@ -21,15 +21,14 @@
 //! placement finds room for it over its whole estimate, each cluster
 //! counting its least free processors over that window.
 
+#[path = "common/reference.rs"]
+mod reference;
+
 use proptest::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
-use schedscope::model::{JobSpec, Platform, SimTime};
+use reference::{Job, in_order, order_strategy, placement_strategy, workload};
+use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};
-use schedscope::policy::{PolicyName, PolicySpec};
-
-/// (submit, component widths, run time, estimate) in whole seconds.
-type Job = (i64, Vec<u32>, i64, i64);
 
 /// Processors held from `from` until `to` (exclusive).
 #[derive(Clone, Debug)]
@@ -105,7 +104,6 @@ fn reference(
     let mut reserved: Vec<Option<Hold>> = vec![None; n];
     let mut queue: Vec<usize> = Vec::new();
     let mut next = 0; // next job to arrive (jobs are sorted by submit)
-    let size = |i: usize| jobs[i].1.iter().sum::<u32>();
     // The next instant: an arrival, an end, or a reservation due.
     while let Some(now) = (next < n)
         .then(|| jobs[next].0)
@@ -120,12 +118,7 @@ fn reference(
             queue.push(next);
             next += 1;
         }
-        let mut scan = queue.clone();
-        match order {
-            BackfillOrder::Arrival => {}
-            BackfillOrder::ShortestEstimate => scan.sort_by_key(|&i| (jobs[i].3, i)),
-            BackfillOrder::Smallest => scan.sort_by_key(|&i| (size(i), i)),
-        }
+        let scan = in_order(&queue, jobs, order);
         for &i in &scan {
             if reserved[i].is_some() && !early {
                 continue;
@@ -159,124 +152,15 @@ fn reference(
     start
 }
 
-/// Start times (in seconds) by job index, from the engine under
-/// conservative backfilling.
-fn engine(
-    clusters: usize,
-    processors: u32,
-    jobs: &[Job],
-    order: BackfillOrder,
-    placement: PlacementName,
-) -> Vec<i64> {
-    let specs: Vec<JobSpec> = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, (submit, widths, run, est))| JobSpec {
-            id: i as u64,
-            submit: SimTime::from_secs(*submit),
-            size: widths.iter().sum(),
-            components: widths.clone(),
-            runtime: SimTime::from_secs(*run),
-            estimate: Some(SimTime::from_secs(*est)),
-            user: None,
-            injected: false,
-            home: None,
-            app: None,
-            comm: None,
-            graph: None,
-        })
-        .collect();
-    let policy = PolicySpec {
-        name: PolicyName::Conservative,
-        order,
-        placement,
-        ..PolicySpec::default()
-    };
-    let mut e = Engine::new(
-        Platform::uniform(clusters, processors),
-        Box::new(specs.into_iter()),
-        &policy,
-        EngineConfig::default(),
-    )
-    .expect("the engine builds");
-    e.run();
-    let mut start = vec![-1i64; jobs.len()];
-    for r in e.drain_records() {
-        start[r.id as usize] = r.start.0 / 1_000_000;
-    }
-    start
-}
-
-fn agree(
-    clusters: usize,
-    processors: u32,
-    jobs: &[Job],
-    order: BackfillOrder,
-    placement: PlacementName,
-) -> Result<(), TestCaseError> {
-    let want = reference(
-        clusters,
-        processors,
-        jobs,
-        order,
-        placement.build().as_ref(),
-    );
-    prop_assert!(want.iter().all(|&s| s >= 0), "the reference ran every job");
-    prop_assert_eq!(engine(clusters, processors, jobs, order, placement), want);
-    Ok(())
-}
-
-/// Jobs of one to `clusters` components of 1 to `processors` each: submit
-/// gaps of 0–5 s, run times of 1–30 s, estimates exact or up to four
-/// times too long.
-fn workload(clusters: usize, processors: u32) -> impl Strategy<Value = Vec<Job>> {
-    prop::collection::vec(
-        (
-            0i64..6,
-            prop::collection::vec(1..=processors, 1..=clusters),
-            1i64..31,
-            0i64..4,
-            any::<bool>(),
-        ),
-        1..50,
-    )
-    .prop_map(|v| {
-        let mut t = 0;
-        v.into_iter()
-            .map(|(gap, widths, run, times, exact)| {
-                t += gap;
-                let est = if exact {
-                    run
-                } else {
-                    run * (1 + times) + times
-                };
-                (t, widths, run, est)
-            })
-            .collect()
-    })
-}
-
-fn order_strategy() -> impl Strategy<Value = BackfillOrder> {
-    prop::sample::select(BackfillOrder::ALL.to_vec())
-}
-
-fn placement_strategy() -> impl Strategy<Value = PlacementName> {
-    prop::sample::select(vec![
-        PlacementName::WorstFit,
-        PlacementName::BestFit,
-        PlacementName::FirstFit,
-    ])
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2048))]
 
     #[test]
     fn conservative_on_one_cluster_starts_every_job_when_the_reference_does(
-        jobs in workload(1, 8),
+        jobs in workload(1, 8, 50),
         order in order_strategy(),
     ) {
-        agree(1, 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(PolicyName::Conservative, reference, 1, 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -285,11 +169,11 @@ proptest! {
 
     #[test]
     fn conservative_co_allocating_on_three_clusters_starts_every_job_when_the_reference_does(
-        jobs in workload(3, 4),
+        jobs in workload(3, 4, 50),
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        agree(3, 4, &jobs, order, placement)?;
+        reference::agree(PolicyName::Conservative, reference, 3, 4, &jobs, order, placement)?;
     }
 }
 
@@ -318,10 +202,17 @@ fn the_reference_backfills_and_compresses() {
             want,
             "{order:?}"
         );
-        assert_eq!(engine(1, 4, &jobs, order, wf), want, "{order:?}");
+        assert_eq!(
+            reference::engine(PolicyName::Conservative, 1, 4, &jobs, order, wf),
+            want,
+            "{order:?}"
+        );
     }
     let smallest = BackfillOrder::Smallest;
     let want = vec![0, 20, 2, 10];
     assert_eq!(reference(1, 4, &jobs, smallest, wf.build().as_ref()), want);
-    assert_eq!(engine(1, 4, &jobs, smallest, wf), want);
+    assert_eq!(
+        reference::engine(PolicyName::Conservative, 1, 4, &jobs, smallest, wf),
+        want
+    );
 }

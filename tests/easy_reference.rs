@@ -17,15 +17,14 @@
 //!    it fits in both the free and the extra processors (then taking them
 //!    from the extra).
 
+#[path = "common/reference.rs"]
+mod reference;
+
 use proptest::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
-use schedscope::model::{JobSpec, Platform, SimTime};
+use reference::{Job, in_order, order_strategy, placement_strategy, workload};
+use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};
-use schedscope::policy::{PolicyName, PolicySpec};
-
-/// (submit, component widths, run time, estimate) in whole seconds.
-type Job = (i64, Vec<u32>, i64, i64);
 
 /// Start times (in seconds) by job index, from the reference, on
 /// `clusters` clusters of `processors` each. Placement is the policy's
@@ -106,13 +105,7 @@ fn reference(
             }
         };
         // 3. The rest in the backfill order.
-        let mut rest: Vec<usize> = queue[1..].to_vec();
-        let size = |i: usize| jobs[i].1.iter().sum::<u32>();
-        match order {
-            BackfillOrder::Arrival => {}
-            BackfillOrder::ShortestEstimate => rest.sort_by_key(|&i| (jobs[i].3, i)),
-            BackfillOrder::Smallest => rest.sort_by_key(|&i| (size(i), i)),
-        }
+        let rest = in_order(&queue[1..], jobs, order);
         for i in rest {
             let by_shadow = (now + jobs[i].3 <= shadow)
                 .then(|| placement.place(&jobs[i].1, &free))
@@ -138,124 +131,15 @@ fn reference(
     start
 }
 
-/// Start times (in seconds) by job index, from the engine under EASY.
-fn engine(
-    clusters: usize,
-    processors: u32,
-    jobs: &[Job],
-    order: BackfillOrder,
-    placement: PlacementName,
-) -> Vec<i64> {
-    let specs: Vec<JobSpec> = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, (submit, widths, run, est))| JobSpec {
-            id: i as u64,
-            submit: SimTime::from_secs(*submit),
-            size: widths.iter().sum(),
-            components: widths.clone(),
-            runtime: SimTime::from_secs(*run),
-            estimate: Some(SimTime::from_secs(*est)),
-            user: None,
-            injected: false,
-            home: None,
-            app: None,
-            comm: None,
-            graph: None,
-        })
-        .collect();
-    let policy = PolicySpec {
-        name: PolicyName::Easy,
-        order,
-        placement,
-        ..PolicySpec::default()
-    };
-    let mut e = Engine::new(
-        Platform::uniform(clusters, processors),
-        Box::new(specs.into_iter()),
-        &policy,
-        EngineConfig::default(),
-    )
-    .expect("the engine builds");
-    e.run();
-    let mut start = vec![-1i64; jobs.len()];
-    for r in e.drain_records() {
-        start[r.id as usize] = r.start.0 / 1_000_000;
-    }
-    start
-}
-
-/// Both ways, every job started.
-fn agree(
-    clusters: usize,
-    processors: u32,
-    jobs: &[Job],
-    order: BackfillOrder,
-    placement: PlacementName,
-) -> Result<(), TestCaseError> {
-    let want = reference(
-        clusters,
-        processors,
-        jobs,
-        order,
-        placement.build().as_ref(),
-    );
-    prop_assert!(want.iter().all(|&s| s >= 0), "the reference ran every job");
-    prop_assert_eq!(engine(clusters, processors, jobs, order, placement), want);
-    Ok(())
-}
-
-/// Jobs of one to `clusters` components of 1 to `processors` each: submit
-/// gaps of 0–5 s, run times of 1–30 s, estimates exact or up to four
-/// times too long.
-fn workload(clusters: usize, processors: u32) -> impl Strategy<Value = Vec<Job>> {
-    prop::collection::vec(
-        (
-            0i64..6,
-            prop::collection::vec(1..=processors, 1..=clusters),
-            1i64..31,
-            0i64..4,
-            any::<bool>(),
-        ),
-        1..60,
-    )
-    .prop_map(|v| {
-        let mut t = 0;
-        v.into_iter()
-            .map(|(gap, widths, run, times, exact)| {
-                t += gap;
-                let est = if exact {
-                    run
-                } else {
-                    run * (1 + times) + times
-                };
-                (t, widths, run, est)
-            })
-            .collect()
-    })
-}
-
-fn order_strategy() -> impl Strategy<Value = BackfillOrder> {
-    prop::sample::select(BackfillOrder::ALL.to_vec())
-}
-
-fn placement_strategy() -> impl Strategy<Value = PlacementName> {
-    prop::sample::select(vec![
-        PlacementName::WorstFit,
-        PlacementName::BestFit,
-        PlacementName::FirstFit,
-    ])
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4096))]
 
     #[test]
     fn easy_on_one_cluster_starts_every_job_when_the_reference_does(
-        jobs in workload(1, 8),
+        jobs in workload(1, 8, 60),
         order in order_strategy(),
     ) {
-        agree(1, 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(PolicyName::Easy, reference, 1, 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -264,11 +148,11 @@ proptest! {
 
     #[test]
     fn easy_co_allocating_on_three_clusters_starts_every_job_when_the_reference_does(
-        jobs in workload(3, 4),
+        jobs in workload(3, 4, 60),
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        agree(3, 4, &jobs, order, placement)?;
+        reference::agree(PolicyName::Easy, reference, 3, 4, &jobs, order, placement)?;
     }
 }
 
@@ -296,7 +180,11 @@ fn the_reference_backfills_both_ways() {
             want,
             "{order:?}"
         );
-        assert_eq!(engine(1, 4, &jobs, order, wf), want, "{order:?}");
+        assert_eq!(
+            reference::engine(PolicyName::Easy, 1, 4, &jobs, order, wf),
+            want,
+            "{order:?}"
+        );
     }
     // 6 processors: J0 holds 4 until 10; the head J1 (5 wide) gets shadow
     // 10 with 1 extra; J2 (1 wide, 30 s) runs past it on the extra one.
@@ -308,6 +196,10 @@ fn the_reference_backfills_both_ways() {
             want,
             "{order:?}"
         );
-        assert_eq!(engine(1, 6, &jobs, order, wf), want, "{order:?}");
+        assert_eq!(
+            reference::engine(PolicyName::Easy, 1, 6, &jobs, order, wf),
+            want,
+            "{order:?}"
+        );
     }
 }
