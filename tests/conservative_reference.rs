@@ -91,12 +91,14 @@ fn earliest(
 
 /// Start times (in seconds) by job index, from the reference.
 fn reference(
-    clusters: usize,
+    speeds: &[f64],
     processors: u32,
     jobs: &[Job],
     order: BackfillOrder,
     placement: &dyn Placement,
 ) -> Vec<i64> {
+    assert!(speeds.iter().all(|&s| s == 1.0), "clusters of one speed");
+    let clusters = speeds.len();
     let n = jobs.len();
     let mut start = vec![-1i64; n];
     // (real end, what the profile holds for it: until its estimated end).
@@ -160,7 +162,7 @@ proptest! {
         jobs in workload(1, 8, 50),
         order in order_strategy(),
     ) {
-        reference::agree(PolicyName::Conservative, reference, 1, 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(PolicyName::Conservative, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -173,7 +175,7 @@ proptest! {
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        reference::agree(PolicyName::Conservative, reference, 3, 4, &jobs, order, placement)?;
+        reference::agree(PolicyName::Conservative, reference, &[1.0; 3], 4, &jobs, order, placement)?;
     }
 }
 
@@ -198,21 +200,24 @@ fn the_reference_backfills_and_compresses() {
     let want = vec![0, 10, 2, 15];
     for order in [BackfillOrder::Arrival, BackfillOrder::ShortestEstimate] {
         assert_eq!(
-            reference(1, 4, &jobs, order, wf.build().as_ref()),
+            reference(&[1.0], 4, &jobs, order, wf.build().as_ref()),
             want,
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Conservative, 1, 4, &jobs, order, wf),
+            reference::engine(PolicyName::Conservative, &[1.0], 4, &jobs, order, wf),
             want,
             "{order:?}"
         );
     }
     let smallest = BackfillOrder::Smallest;
     let want = vec![0, 20, 2, 10];
-    assert_eq!(reference(1, 4, &jobs, smallest, wf.build().as_ref()), want);
     assert_eq!(
-        reference::engine(PolicyName::Conservative, 1, 4, &jobs, smallest, wf),
+        reference(&[1.0], 4, &jobs, smallest, wf.build().as_ref()),
+        want
+    );
+    assert_eq!(
+        reference::engine(PolicyName::Conservative, &[1.0], 4, &jobs, smallest, wf),
         want
     );
 }

@@ -1,9 +1,11 @@
 //! EASY backfilling against a reference written from its definition alone:
-//! one cluster, the queue rescanned from scratch at every decision point,
-//! no profile, no memo, no copy of the queue kept between decision points.
-//! Every job's start time must agree, under every backfill order, on random
-//! workloads whose estimates are exact or too long (jobs end early, so
-//! shadow times move and free processors come back at unplanned times).
+//! the queue rescanned from scratch at every decision point, no profile, no
+//! memo, no copy of the queue kept between decision points. Every job's
+//! start time must agree, under every backfill order, on random workloads
+//! whose estimates are exact or too long (jobs end early, so shadow times
+//! move and free processors come back at unplanned times): on one cluster,
+//! co-allocating on three, and on a full-speed and a half-speed cluster
+//! (where a job's span depends on where it goes).
 //!
 //! The reference, at every instant where something ended or arrived (after
 //! all of them):
@@ -27,16 +29,31 @@ use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};
 
 /// Start times (in seconds) by job index, from the reference, on
-/// `clusters` clusters of `processors` each. Placement is the policy's
-/// (worst fit by default): EASY is what is checked here, not where a job
-/// goes.
+/// clusters of `processors` each at the given speeds (1, 1/2, 1/3, …: a
+/// job runs its time and estimate times the slowest of its clusters'
+/// factors). Placement is the policy's (worst fit by default): EASY is
+/// what is checked here, not where a job goes.
 fn reference(
-    clusters: usize,
+    speeds: &[f64],
     processors: u32,
     jobs: &[Job],
     order: BackfillOrder,
     placement: &dyn Placement,
 ) -> Vec<i64> {
+    let clusters = speeds.len();
+    let factors: Vec<i64> = speeds.iter().map(|&s| (1.0 / s).round() as i64).collect();
+    assert!(
+        speeds
+            .iter()
+            .zip(&factors)
+            .all(|(&s, &f)| s * f as f64 == 1.0)
+    );
+    let stretch = |a: &Assignment| {
+        a.iter()
+            .map(|&(c, _)| factors[c as usize])
+            .max()
+            .unwrap_or(1)
+    };
     let n = jobs.len();
     let mut start = vec![-1i64; n];
     // (real end, estimated end, processors per cluster) of running jobs.
@@ -72,7 +89,8 @@ fn reference(
             for &(c, w) in &a {
                 free[c as usize] -= w;
             }
-            running.push((now + jobs[i].2, now + jobs[i].3, a));
+            let f = stretch(&a);
+            running.push((now + jobs[i].2 * f, now + jobs[i].3 * f, a));
         };
         // 1. In queue order while the first fits.
         while let Some(&h) = queue.first() {
@@ -107,9 +125,11 @@ fn reference(
         // 3. The rest in the backfill order.
         let rest = in_order(&queue[1..], jobs, order);
         for i in rest {
-            let by_shadow = (now + jobs[i].3 <= shadow)
-                .then(|| placement.place(&jobs[i].1, &free))
-                .flatten();
+            // Ends by the shadow time where it would go on the free
+            // processors, or else fits in the extra ones.
+            let by_shadow = placement
+                .place(&jobs[i].1, &free)
+                .filter(|a| now + jobs[i].3 * stretch(a) <= shadow);
             let a = match by_shadow {
                 Some(a) => a,
                 None => {
@@ -139,7 +159,7 @@ proptest! {
         jobs in workload(1, 8, 60),
         order in order_strategy(),
     ) {
-        reference::agree(PolicyName::Easy, reference, 1, 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(PolicyName::Easy, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -152,7 +172,24 @@ proptest! {
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        reference::agree(PolicyName::Easy, reference, 3, 4, &jobs, order, placement)?;
+        reference::agree(PolicyName::Easy, reference, &[1.0; 3], 4, &jobs, order, placement)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// A full-speed and a half-speed cluster, either first: whether a job
+    /// ends by the shadow time depends on where it would run.
+    #[test]
+    fn easy_on_clusters_of_two_speeds_starts_every_job_when_the_reference_does(
+        jobs in workload(2, 4, 60),
+        order in order_strategy(),
+        placement in placement_strategy(),
+        slow_first in any::<bool>(),
+    ) {
+        let speeds = if slow_first { [0.5, 1.0] } else { [1.0, 0.5] };
+        reference::agree(PolicyName::Easy, reference, &speeds, 4, &jobs, order, placement)?;
     }
 }
 
@@ -176,12 +213,12 @@ fn the_reference_backfills_both_ways() {
     let want = vec![0, 10, 2, 15];
     for order in BackfillOrder::ALL {
         assert_eq!(
-            reference(1, 4, &jobs, order, wf.build().as_ref()),
+            reference(&[1.0], 4, &jobs, order, wf.build().as_ref()),
             want,
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Easy, 1, 4, &jobs, order, wf),
+            reference::engine(PolicyName::Easy, &[1.0], 4, &jobs, order, wf),
             want,
             "{order:?}"
         );
@@ -192,12 +229,12 @@ fn the_reference_backfills_both_ways() {
     let want = vec![0, 10, 2];
     for order in BackfillOrder::ALL {
         assert_eq!(
-            reference(1, 6, &jobs, order, wf.build().as_ref()),
+            reference(&[1.0], 6, &jobs, order, wf.build().as_ref()),
             want,
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Easy, 1, 6, &jobs, order, wf),
+            reference::engine(PolicyName::Easy, &[1.0], 6, &jobs, order, wf),
             want,
             "{order:?}"
         );

@@ -12,9 +12,9 @@ use schedscope::policy::{PolicyName, PolicySpec};
 /// (submit, component widths, run time, estimate) in whole seconds.
 pub type Job = (i64, Vec<u32>, i64, i64);
 
-/// A reference: start times (in seconds) by job index on `clusters`
-/// clusters of `processors` each.
-pub type Reference = fn(usize, u32, &[Job], BackfillOrder, &dyn Placement) -> Vec<i64>;
+/// A reference: start times (in seconds) by job index on clusters of
+/// `processors` each at the given speeds.
+pub type Reference = fn(&[f64], u32, &[Job], BackfillOrder, &dyn Placement) -> Vec<i64>;
 
 /// The queued jobs `queue` (indices, in arrival order) in the backfill
 /// order; ties keep arrival order.
@@ -28,10 +28,11 @@ pub fn in_order(queue: &[usize], jobs: &[Job], order: BackfillOrder) -> Vec<usiz
     v
 }
 
-/// Start times (in seconds) by job index, from the engine under `name`.
+/// Start times (in seconds) by job index, from the engine under `name`,
+/// on clusters of `processors` each at the given speeds.
 pub fn engine(
     name: PolicyName,
-    clusters: usize,
+    speeds: &[f64],
     processors: u32,
     jobs: &[Job],
     order: BackfillOrder,
@@ -61,8 +62,12 @@ pub fn engine(
         placement,
         ..PolicySpec::default()
     };
+    let mut platform = Platform::uniform(speeds.len(), processors);
+    for (c, &speed) in platform.clusters.iter_mut().zip(speeds) {
+        c.speed = speed;
+    }
     let mut e = Engine::new(
-        Platform::uniform(clusters, processors),
+        platform,
         Box::new(specs.into_iter()),
         &policy,
         EngineConfig::default(),
@@ -81,22 +86,16 @@ pub fn engine(
 pub fn agree(
     name: PolicyName,
     reference: Reference,
-    clusters: usize,
+    speeds: &[f64],
     processors: u32,
     jobs: &[Job],
     order: BackfillOrder,
     placement: PlacementName,
 ) -> Result<(), TestCaseError> {
-    let want = reference(
-        clusters,
-        processors,
-        jobs,
-        order,
-        placement.build().as_ref(),
-    );
+    let want = reference(speeds, processors, jobs, order, placement.build().as_ref());
     prop_assert!(want.iter().all(|&s| s >= 0), "the reference ran every job");
     prop_assert_eq!(
-        engine(name, clusters, processors, jobs, order, placement),
+        engine(name, speeds, processors, jobs, order, placement),
         want
     );
     Ok(())
