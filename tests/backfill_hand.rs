@@ -479,3 +479,44 @@ fn pinned_plan_at_1(jobs: &[J]) -> (Option<u64>, Option<SimTime>, Vec<u32>) {
     let plan = e.snapshot().backfill.expect("a plan");
     (plan.head, plan.shadow, plan.extra)
 }
+
+#[test]
+fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
+    // 4 processors under EASY. J1 holds 3 until 20; the head J2 (4 wide)
+    // gets shadow time 20 with no extra processor. J3 (1 wide, 5 s,
+    // estimated 50) would run past it: turned away at 2. At 3 the operator
+    // makes estimates exact, queued jobs too: J3's estimate is now 5, it
+    // ends by 20 and starts at 3 (nothing else changed but the queue's
+    // estimates).
+    use schedscope::engine::Command;
+    use schedscope::workload::estimates::EstimateModel;
+    let jobs = [(1, 0, 3, 20, 20), (2, 1, 4, 5, 5), (3, 2, 1, 5, 50)];
+    for order in BackfillOrder::ALL {
+        let policy = PolicySpec {
+            name: EASY,
+            order,
+            ..PolicySpec::default()
+        };
+        let mut e = Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
+            &policy,
+            EngineConfig::default(),
+        )
+        .unwrap();
+        e.schedule_command(
+            SimTime::from_secs(3),
+            Command::SetEstimateError {
+                estimates: EstimateModel::exact(),
+                queued_too: true,
+            },
+        );
+        e.run();
+        let mut got: Vec<(u64, i64)> = e
+            .drain_records()
+            .map(|r| (r.id, r.start.0 / 1_000_000))
+            .collect();
+        got.sort();
+        assert_eq!(got, vec![(1, 0), (2, 20), (3, 3)], "{order:?}");
+    }
+}
