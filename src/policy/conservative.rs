@@ -421,8 +421,10 @@ impl Conservative {
                 let from = now.max(SimTime(lo.0.saturating_sub(span.0)));
                 let before = start.min(hi);
                 // No step before then has room for it: it cannot move
-                // earlier (the common case deep in a long queue).
-                (from < before && profile.max_free_before(before) >= w as i64)
+                // earlier (the common case deep in a long queue; on a
+                // short profile the search itself is as cheap).
+                (from < before
+                    && (profile.is_short() || profile.max_free_before(before) >= w as i64))
                     .then_some((from, before))
             });
             let Some((from, before)) = bounds else {
