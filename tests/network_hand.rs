@@ -4,7 +4,7 @@
 
 use schedscope::engine::{Command, Engine, EngineConfig};
 use schedscope::model::{Cluster, CommNeed, JobSpec, Network, Platform, SimTime};
-use schedscope::policy::PolicySpec;
+use schedscope::policy::{PolicyName, PolicySpec};
 
 /// Two clusters of 4 processors with effective powers `g0`, `g1`, each
 /// linked to the switch at 1 GB/s.
@@ -191,4 +191,57 @@ fn a_job_on_one_cluster_never_feels_the_links() {
     let mut e = engine(platform(1.0, 1.0), vec![job(1, 0, 10, 0.0), j2]);
     e.run();
     assert_eq!(ends(&mut e), vec![(1, 0.0, 10.0), (2, 0.0, 10.0)]);
+}
+
+/// An operator's link command is a decision point where nothing else is
+/// new. Under EASY, right after the newest queued job was backfilled, it
+/// must change nothing: J1 holds cluster a until 100, J2 (4 + 4) waits for
+/// it, J3 (2 wide, 50 s) arrives last and is backfilled on cluster b at 2;
+/// the commands at 10 and 20 come while J3 runs and nothing has ended.
+/// (The backfill scan's memo looks the jobs it started up in the queue,
+/// and J3 was its newest.)
+#[test]
+fn a_link_command_right_after_a_backfill_changes_nothing_under_easy() {
+    let local = |id, submit, size: u32, runtime| {
+        let mut j = job(id, submit, runtime, 0.0);
+        j.size = size;
+        j.components = vec![size];
+        j.comm = None;
+        j
+    };
+    let mut wide = job(2, 1, 10, 0.0);
+    wide.size = 8;
+    wide.components = vec![4, 4];
+    wide.comm = None;
+    let jobs = vec![local(1, 0, 4, 100), wide, local(3, 2, 2, 50)];
+    let easy = PolicySpec {
+        name: PolicyName::Easy,
+        ..PolicySpec::default()
+    };
+    for commands in [false, true] {
+        let mut e = Engine::new(
+            platform(1.0, 1.0),
+            Box::new(jobs.clone().into_iter()),
+            &easy,
+            EngineConfig::default(),
+        )
+        .unwrap();
+        if commands {
+            for (t, link, abw) in [(10, "a", 0.5), (20, "b", 0.25)] {
+                e.step_until(SimTime::from_secs(t));
+                e.apply(Command::SetLinkBandwidth {
+                    link: link.into(),
+                    abw,
+                })
+                .unwrap();
+                assert_eq!(e.snapshot().queue.len(), 1, "J2 waits at {t}");
+            }
+        }
+        e.run();
+        assert_eq!(
+            ends(&mut e),
+            vec![(1, 0.0, 100.0), (2, 100.0, 110.0), (3, 2.0, 52.0)],
+            "with the commands: {commands}"
+        );
+    }
 }
