@@ -520,3 +520,52 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
         assert_eq!(got, vec![(1, 0), (2, 20), (3, 3)], "{order:?}");
     }
 }
+
+#[test]
+fn a_reservation_moves_into_a_window_that_runs_into_room_given_back() {
+    // 4 processors under conservative backfilling, smallest first. J1
+    // holds 2 until 100. J2 (4 wide, 20 s, estimated 50) is reserved at
+    // [100, 150). J3 (2 wide, 120 s) fits beside J1 now but would run into
+    // J2's reservation: it is reserved at 150. At 10 the operator makes
+    // estimates exact, queued jobs too: J2's reservation is given up, and
+    // J3, scanned first, now fits from 10 on, a window that starts before
+    // the room given back and runs into it. J2 is placed again after it,
+    // at 130.
+    use schedscope::engine::Command;
+    use schedscope::workload::estimates::EstimateModel;
+    let jobs = [(1, 0, 2, 100, 100), (2, 1, 4, 20, 50), (3, 2, 2, 120, 120)];
+    let policy = PolicySpec {
+        name: CONSERVATIVE,
+        order: BackfillOrder::Smallest,
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(5));
+    let planned: Vec<(u64, Option<i64>)> = e
+        .snapshot()
+        .queue
+        .iter()
+        .map(|q| (q.id, q.planned_start.map(|t| t.0 / 1_000_000)))
+        .collect();
+    assert_eq!(planned, vec![(2, Some(100)), (3, Some(150))]);
+    e.schedule_command(
+        SimTime::from_secs(10),
+        Command::SetEstimateError {
+            estimates: EstimateModel::exact(),
+            queued_too: true,
+        },
+    );
+    e.run();
+    let mut got: Vec<(u64, i64)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.0 / 1_000_000))
+        .collect();
+    got.sort();
+    assert_eq!(got, vec![(1, 0), (2, 130), (3, 10)]);
+}
