@@ -35,14 +35,24 @@ fn starts(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64)> {
 }
 
 fn starts_under(processors: u32, jobs: &[J], policy: &PolicySpec) -> Vec<(u64, i64)> {
+    let mut e = engine(processors, jobs, policy);
+    run_to_starts(&mut e)
+}
+
+/// An engine on one cluster of `processors`, before the first event.
+fn engine(processors: u32, jobs: &[J], policy: &PolicySpec) -> Engine {
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
-    let mut e = Engine::new(
+    Engine::new(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
         policy,
         EngineConfig::default(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// Runs `e` to the end: (id, start in seconds) of every job, by id.
+fn run_to_starts(e: &mut Engine) -> Vec<(u64, i64)> {
     e.run();
     let mut v: Vec<(u64, i64)> = e
         .drain_records()
@@ -497,13 +507,7 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
             order,
             ..PolicySpec::default()
         };
-        let mut e = Engine::new(
-            Platform::uniform(1, 4),
-            Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
-            &policy,
-            EngineConfig::default(),
-        )
-        .unwrap();
+        let mut e = engine(4, &jobs, &policy);
         e.schedule_command(
             SimTime::from_secs(3),
             Command::SetEstimateError {
@@ -511,13 +515,11 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
                 queued_too: true,
             },
         );
-        e.run();
-        let mut got: Vec<(u64, i64)> = e
-            .drain_records()
-            .map(|r| (r.id, r.start.0 / 1_000_000))
-            .collect();
-        got.sort();
-        assert_eq!(got, vec![(1, 0), (2, 20), (3, 3)], "{order:?}");
+        assert_eq!(
+            run_to_starts(&mut e),
+            vec![(1, 0), (2, 20), (3, 3)],
+            "{order:?}"
+        );
     }
 }
 
@@ -539,13 +541,7 @@ fn a_reservation_moves_into_a_window_that_runs_into_room_given_back() {
         order: BackfillOrder::Smallest,
         ..PolicySpec::default()
     };
-    let mut e = Engine::new(
-        Platform::uniform(1, 4),
-        Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
-        &policy,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = engine(4, &jobs, &policy);
     e.step_until(SimTime::from_secs(5));
     let planned: Vec<(u64, Option<i64>)> = e
         .snapshot()
@@ -561,11 +557,5 @@ fn a_reservation_moves_into_a_window_that_runs_into_room_given_back() {
             queued_too: true,
         },
     );
-    e.run();
-    let mut got: Vec<(u64, i64)> = e
-        .drain_records()
-        .map(|r| (r.id, r.start.0 / 1_000_000))
-        .collect();
-    got.sort();
-    assert_eq!(got, vec![(1, 0), (2, 130), (3, 10)]);
+    assert_eq!(run_to_starts(&mut e), vec![(1, 0), (2, 130), (3, 10)]);
 }
