@@ -22,8 +22,11 @@ pub enum ToDriver {
 const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 /// Wall time the engine may run before the driver looks at its inbox:
 /// how long a key waits behind the engine (beyond one event that takes
-/// longer; see [`Budget`]).
-const SLICE: Duration = Duration::from_millis(15);
+/// longer; see [`Budget`]). A look costs a channel poll, so a short slice
+/// costs no throughput: flat out on METACENTRUM the console ran the trace
+/// as fast with 5 ms as with 15 ms, and a pause showed in 17–27 ms instead
+/// of 31–53 ms with 80,000–90,000 jobs queued (`benches/console_keys.sh`).
+const SLICE: Duration = Duration::from_millis(5);
 /// Wall time the engine may run flat out without simulated time moving on
 /// before the driver pauses it and says it looks stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(5);

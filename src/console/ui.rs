@@ -271,7 +271,10 @@ pub fn run<B: Backend>(
             Ok(false) => {}
             Err(_) => return Err(anyhow!("the engine driver stopped")),
         }
-        if let Some(ev) = events.next(Duration::from_millis(15))? {
+        // A new snapshot waits for this wait to end: kept short, it adds
+        // little to a key's way to the screen (the driver confirms a pause
+        // by a snapshot), and idle it still costs no measurable CPU.
+        if let Some(ev) = events.next(Duration::from_millis(5))? {
             match ev {
                 Event::Key(k) => {
                     let effects = app.update(Msg::Key(k));
