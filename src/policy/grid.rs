@@ -999,3 +999,90 @@ impl Policy for Grid {
         self.rules.elapsed == ElapsedReading::Exact
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Platform;
+    use crate::sched::{JobState, JobView};
+    use slab::Slab;
+
+    fn view<'a>(
+        platform: &'a Platform,
+        free: &'a [u32],
+        queue: &'a [JobKey],
+        running: &'a [JobKey],
+        jobs: &'a Slab<JobView>,
+    ) -> SystemView<'a> {
+        SystemView {
+            now: SimTime::ZERO,
+            platform,
+            free,
+            queue,
+            running,
+            jobs,
+            queue_edits: 0,
+            requeue_expired: false,
+            reservations: &[],
+            seed: 0,
+        }
+    }
+
+    /// Read back the long way (the engine's free count disagrees with the
+    /// policy's: one processor is held by something the policy did not
+    /// start, such as a replaced policy's advance reservation), a running
+    /// job keeps its processor and frees nothing.
+    #[test]
+    fn reading_back_frees_only_the_processors_of_jobs_that_left() {
+        let platform = Platform::uniform(2, 4);
+        let mut grid = Grid::new(PolicySpec {
+            name: PolicyName::Grid1,
+            ..PolicySpec::default()
+        });
+        let mut jobs = Slab::new();
+        let local = JobKey(jobs.insert(JobView {
+            id: 1,
+            size: 1,
+            components: vec![1],
+            estimate: SimTime::from_secs(10),
+            home: Some(0),
+            rate: 1.0,
+            ..JobView::default()
+        }));
+        let mut out = Vec::new();
+        grid.schedule(&view(&platform, &[4, 4], &[local], &[], &jobs), &mut out);
+        let [start] = out.as_slice() else {
+            panic!("the local job starts at once: {out:?}")
+        };
+        let p = start
+            .processors
+            .as_ref()
+            .expect("the grid picks its processor")[0][0];
+        let j = &mut jobs[local.0];
+        j.state = JobState::Running;
+        j.assignment = start.assignment.clone();
+        j.processors = vec![vec![p]];
+        // Site 0 has 2 free, not 3: the two disagree and everything is
+        // read back.
+        let (mut freed, mut retry) = (Vec::new(), Vec::new());
+        grid.sync(
+            &view(&platform, &[2, 4], &[], &[local], &jobs),
+            &mut freed,
+            &mut retry,
+        );
+        assert_eq!(freed, vec![], "nothing left");
+        assert!(retry.is_empty());
+        assert!(grid.sites[0][p as usize].exec.is_some(), "still running");
+        assert_eq!(grid.busy, vec![1, 0]);
+        // Once it has left (the engine drops an ended job), its processor
+        // is freed.
+        jobs.remove(local.0);
+        grid.sync(
+            &view(&platform, &[3, 4], &[], &[], &jobs),
+            &mut freed,
+            &mut retry,
+        );
+        assert_eq!(freed, vec![(0, p as usize)]);
+        assert_eq!(grid.busy, vec![0, 0]);
+    }
+}
