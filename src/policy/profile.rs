@@ -760,6 +760,37 @@ mod tests {
         );
     }
 
+    /// A step that begins exactly where the job's own reservation ends is
+    /// not the job's: its processors count as they are, on a long profile
+    /// and a short one alike.
+    #[test]
+    fn the_step_at_the_own_reservations_end_is_not_its_own() {
+        // 10 processors. The job's own reservation holds 4 over [100, 150)
+        // beside another holding 6; from 150 another holds 7 until 300.
+        // A 5-wide job fits nowhere before 300, counting its own 4 as free
+        // over [100, 150) only.
+        let one = |w| vec![(0u16, w)];
+        let mut p = Profile::new(s(0), &[10], &[]);
+        p.reserve(s(100), s(50), &one(4));
+        p.reserve(s(100), s(50), &one(6));
+        p.reserve(s(150), s(150), &one(7));
+        let own = Some((s(100), s(150), 4));
+        assert!(p.is_short());
+        assert_eq!(
+            p.earliest_single(s(100), SimTime::MAX, 5, s(10), own),
+            Some(s(300))
+        );
+        // Made long by reservations far later.
+        for i in 0..100 {
+            p.reserve(s(10_000 + 10 * i), s(1), &one(1));
+        }
+        assert!(!p.is_short());
+        assert_eq!(
+            p.earliest_single(s(100), SimTime::MAX, 5, s(10), own),
+            Some(s(300))
+        );
+    }
+
     #[test]
     fn block_search_agrees_with_a_scan() {
         let mut c = Churn::new(7);
