@@ -791,6 +791,19 @@ mod tests {
         );
     }
 
+    /// A hold without end (a span that saturates) is taken and given
+    /// back like any other, its last edge the profile's end.
+    #[test]
+    fn a_hold_without_end_is_taken_and_given_back() {
+        let mut p = Profile::new(s(0), &[10], &[(s(20), 0, 2)]);
+        let before = p.clone();
+        p.reserve(s(5), SimTime::MAX, &vec![(0, 3)]);
+        assert_eq!(p.free_at_time(s(100)), vec![9]);
+        p.release(s(5), SimTime::MAX, &vec![(0, 3)]);
+        assert!(p.same_counts(&before));
+        assert_eq!(p.steps(), 2, "the edge at 5 merged away");
+    }
+
     #[test]
     fn block_search_agrees_with_a_scan() {
         let mut c = Churn::new(7);
