@@ -748,7 +748,7 @@ mod tests {
                     want,
                     "one pass: from {from:?} before {before:?} w {w} span {span:?} own {own:?}"
                 );
-                long += (c.p.steps() > 2 * BLOCK) as usize;
+                long += !c.p.is_short() as usize;
                 checked += 1;
                 found += got.is_some() as usize;
                 owned += own.is_some() as usize;
