@@ -306,3 +306,29 @@ fn overlapping_requests_and_named_reserved_processors_are_refused() {
         ]
     );
 }
+
+#[test]
+fn a_named_reserved_processor_is_refused_for_its_reservation_while_another_is_free() {
+    // 2 processors; a reservation of processor 1 over [5, 15) holds G
+    // (5 s), started at 8 on 1. J2 (2 s) names processor 1 from 6, while
+    // processor 0 stands free: the free count has room, so what refuses
+    // it is the reservation, at 6, at 8 (J2 is asked for before G) and at
+    // 13 (G has ended, the window is still in force). J2 starts at the
+    // window's end.
+    let jobs = [(2, 0, 1, 2), (100, 0, 1, 5)];
+    let script = Script {
+        reserve: vec![window(&[1], 5, 15, &[100])],
+        plan: vec![(2, 6, vec![1]), (100, 8, vec![1])],
+    };
+    let (runs, refusals) = run(2, &jobs, script);
+    assert_eq!(runs, vec![(2, 15, 17), (100, 8, 13)]);
+    assert_eq!(
+        refusals,
+        [Refusal::Reserved {
+            job: 2,
+            cluster: 0,
+            processor: 1,
+            reservation: 1,
+        }]
+    );
+}
