@@ -332,3 +332,21 @@ fn a_named_reserved_processor_is_refused_for_its_reservation_while_another_is_fr
         }]
     );
 }
+
+#[test]
+fn a_job_outside_every_reservation_gets_the_processors_it_names() {
+    // 4 processors; a reservation of processor 3 over [50, 60) holds G
+    // (5 s, started at 50 on 3). Outside it, J1 (10 s) names processor 2
+    // at 0 and J3 (4 s) names processor 0 at 1. Each gets what it named,
+    // so J3 finds processor 0 free: had the engine picked for J1 (the
+    // lowest free processor the reservation does not claim, 0), J3 would
+    // be refused until J1 ends.
+    let jobs = [(1, 0, 1, 10), (3, 0, 1, 4), (100, 0, 1, 5)];
+    let script = Script {
+        reserve: vec![window(&[3], 50, 60, &[100])],
+        plan: vec![(1, 0, vec![2]), (3, 1, vec![0]), (100, 50, vec![3])],
+    };
+    let (runs, refusals) = run(4, &jobs, script);
+    assert_eq!(runs, vec![(1, 0, 10), (3, 1, 5), (100, 50, 55)]);
+    assert_eq!(refusals, []);
+}
