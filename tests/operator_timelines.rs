@@ -182,6 +182,11 @@ struct Outcome {
     records: Vec<JobRecord>,
     arrived: u64,
     events: u64,
+    /// Starts, and of them those ahead of an earlier job.
+    started: u64,
+    started_ahead: u64,
+    /// Runs aborted at their estimate and put back in the queue.
+    requeued: u64,
     finished_cleanly: bool,
 }
 
@@ -247,6 +252,9 @@ fn drive(
         records,
         arrived: e.counters().arrived,
         events: e.counters().events,
+        started: e.counters().started,
+        started_ahead: e.counters().started_ahead,
+        requeued: e.counters().requeued,
         finished_cleanly: e.is_done() && e.queue_len() == 0 && e.running_len() == 0,
     }
 }
@@ -282,6 +290,21 @@ fn check(
         out.records.len() as u64,
         out.arrived,
         "jobs that ended against jobs that arrived"
+    );
+    // Every start ends in a record or in a requeue, and the counts the
+    // status line shows say so.
+    prop_assert_eq!(
+        out.started,
+        out.records.len() as u64 + out.requeued,
+        "starts against ends and requeues"
+    );
+    let ahead = out.records.iter().filter(|r| r.jumped_ahead).count() as u64;
+    prop_assert!(
+        (ahead..=ahead + out.requeued).contains(&out.started_ahead),
+        "{} started ahead, {} ended having started ahead, {} requeued",
+        out.started_ahead,
+        ahead,
+        out.requeued
     );
     for j in &jobs {
         prop_assert!(
