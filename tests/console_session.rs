@@ -236,3 +236,27 @@ fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
     assert_eq!(c.finished, 3, "every job ended: {c:?}");
     assert!(s.engine().check_conservation().is_ok());
 }
+
+/// `.` onto a command of the scenario's timeline names the command.
+#[test]
+fn a_step_names_the_timeline_command_it_applied() {
+    let text = "name = \"timed\"\n[platform]\nshape = \"1x4\"\n[workload]\nkind = \"jobs\"\n\
+        jobs = [{ submit = 0, size = 4, runtime = 10 }, { submit = 8, size = 2, runtime = 5 }]\n\
+        [policy]\nname = \"fcfs\"\n\
+        [[timeline]]\nat = 5.0\naction = \"set-policy\"\npolicy = { name = \"easy\" }\n";
+    let sc = Scenario::parse(text, "timed", Path::new("."), &[]).unwrap();
+    let mut s = Session::new(sc, 1, false).unwrap();
+    let mut said = Vec::new();
+    for _ in 0..3 {
+        s.handle(Request::StepEvent);
+        said.push(message(&mut s));
+    }
+    assert_eq!(
+        said,
+        [
+            "one event at t = 0.0 s: job 1 arrived; job 1 started",
+            "one event at t = 5.0 s: timeline: policy is now EASY backfilling + worst fit",
+            "one event at t = 8.0 s: job 2 arrived",
+        ]
+    );
+}

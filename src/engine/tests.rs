@@ -206,6 +206,139 @@ fn commands_switch_policy_and_inject() {
     assert_eq!((start(4), start(5)), (5, 5));
 }
 
+/// Every injected job the engine cannot run is refused with its reason,
+/// and nothing is queued: a command log or timeline edited by hand reaches
+/// the engine without the console form's checks.
+#[test]
+fn bad_injected_jobs_are_refused_with_their_reason() {
+    let mut e = Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(jumping_example().into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let good = InjectJob {
+        size: 2,
+        runtime: 1.0,
+        estimate: None,
+        components: None,
+        count: 1,
+        site: None,
+    };
+    let bad = [
+        (
+            InjectJob {
+                size: 0,
+                ..good.clone()
+            },
+            "size must be at least 1",
+        ),
+        (
+            InjectJob {
+                runtime: -1.0,
+                ..good.clone()
+            },
+            "runtime must be",
+        ),
+        (
+            InjectJob {
+                runtime: f64::INFINITY,
+                ..good.clone()
+            },
+            "runtime must be",
+        ),
+        (
+            InjectJob {
+                runtime: f64::NAN,
+                ..good.clone()
+            },
+            "runtime must be",
+        ),
+        (
+            InjectJob {
+                estimate: Some(-1.0),
+                ..good.clone()
+            },
+            "estimate must be",
+        ),
+        (
+            InjectJob {
+                estimate: Some(f64::INFINITY),
+                ..good.clone()
+            },
+            "estimate must be",
+        ),
+        (
+            InjectJob {
+                components: Some(vec![1, 2]),
+                ..good.clone()
+            },
+            "add up to the size",
+        ),
+        (
+            InjectJob {
+                components: Some(vec![2, 0]),
+                ..good.clone()
+            },
+            "≥ 1 each",
+        ),
+        (
+            InjectJob {
+                components: Some(vec![5]),
+                size: 5,
+                ..good.clone()
+            },
+            "can never fit",
+        ),
+        (
+            InjectJob {
+                site: Some(2),
+                ..good.clone()
+            },
+            "site 2 does not exist",
+        ),
+        (
+            InjectJob {
+                site: Some(1),
+                ..good.clone()
+            },
+            "one-task local job",
+        ),
+    ];
+    for (job, reason) in bad {
+        let err = e
+            .apply(Command::InjectJobs {
+                jobs: vec![good.clone(), job.clone()],
+            })
+            .unwrap_err();
+        assert!(
+            matches!(&err, CommandError::BadJob(m) if m.contains(reason)),
+            "{job:?}: {err}"
+        );
+    }
+    assert_eq!(e.queue_len(), 0, "a refused command queues nothing");
+    assert!(e.command_log().is_empty());
+    // Zero run time and estimate, and a local job on a site, are fine.
+    let fine = [
+        InjectJob {
+            runtime: 0.0,
+            estimate: Some(0.0),
+            ..good.clone()
+        },
+        InjectJob {
+            size: 1,
+            site: Some(1),
+            ..good.clone()
+        },
+    ];
+    for job in fine {
+        e.apply(Command::InjectJobs { jobs: vec![job] }).unwrap();
+    }
+    e.run();
+    assert_eq!(e.drain_records().filter(|r| r.injected).count(), 2);
+}
+
 #[test]
 fn snapshot_shows_ownership() {
     let mut e = Engine::new(
@@ -588,4 +721,13 @@ fn a_conservation_check_mid_run_counts_the_events_left() {
     assert!(err.events_left >= 2, "{}", err.events_left);
     e.run();
     e.check_conservation().unwrap();
+}
+
+/// An injected job written without `count` is one job, and says so when
+/// the command is written out again (a saved timeline).
+#[test]
+fn an_injected_job_without_a_count_is_one() {
+    let job: InjectJob = toml::from_str("size = 2\nruntime = 1.0").unwrap();
+    assert_eq!(job.count, 1);
+    assert!(toml::to_string(&job).unwrap().contains("count = 1"));
 }

@@ -101,3 +101,8 @@ mod pas_mip;
 
 #[path = "../blanco_findings.rs"]
 mod blanco_findings;
+
+// The console's session names the timeline command a step applied: the
+// only reader of the engine's timeline messages.
+#[path = "../console_session.rs"]
+mod console_session;
