@@ -158,10 +158,20 @@ impl Engine {
                 }
             }
             Command::InjectJobs { jobs } => {
+                // A refused command numbers no job: the command log holds
+                // only the commands applied, and its replay must number
+                // the jobs it injects as the live run did.
+                let first = self.next_injected;
                 let mut specs = Vec::new();
                 for j in jobs {
                     for _ in 0..j.count.max(1) {
-                        specs.push(self.injected_spec(j)?);
+                        match self.injected_spec(j) {
+                            Ok(s) => specs.push(s),
+                            Err(e) => {
+                                self.next_injected = first;
+                                return Err(e);
+                            }
+                        }
                     }
                 }
                 let ids: Vec<String> = specs.iter().map(|s| s.id.to_string()).collect();

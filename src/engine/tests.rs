@@ -332,11 +332,34 @@ fn bad_injected_jobs_are_refused_with_their_reason() {
             ..good.clone()
         },
     ];
-    for job in fine {
-        e.apply(Command::InjectJobs { jobs: vec![job] }).unwrap();
-    }
+    let said: Vec<String> = fine
+        .into_iter()
+        .map(|job| {
+            e.apply(Command::InjectJobs { jobs: vec![job] })
+                .unwrap()
+                .message
+        })
+        .collect();
     e.run();
-    assert_eq!(e.drain_records().filter(|r| r.injected).count(), 2);
+    let mut injected: Vec<(u64, u32)> = e
+        .drain_records()
+        .filter(|r| r.injected)
+        .map(|r| (r.id, r.size))
+        .collect();
+    injected.sort_unstable();
+    // Injected jobs are numbered on from the last, in the order injected;
+    // a refused command takes no number, or a replay of the command log
+    // (which holds only the commands applied) would number them otherwise.
+    let first = injected[0].0;
+    assert_eq!(first, INJECTED_ID_BASE + 1);
+    assert_eq!(injected, [(first, 2), (first + 1, 1)]);
+    assert_eq!(
+        said,
+        [
+            format!("injected job {first}"),
+            format!("injected job {}", first + 1)
+        ]
+    );
 }
 
 #[test]
