@@ -51,6 +51,17 @@ fn jumping_example() -> Vec<JobSpec> {
     ]
 }
 
+/// The jumping example on 2 × 4 processors under FCFS.
+fn jumping_under_fcfs() -> Engine {
+    Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(jumping_example().into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn fcfs_keeps_order() {
     let s = starts(
@@ -158,13 +169,7 @@ fn set_rate_reschedules_the_completion() {
 
 #[test]
 fn commands_switch_policy_and_inject() {
-    let mut e = Engine::new(
-        Platform::uniform(2, 4),
-        Box::new(jumping_example().into_iter()),
-        &PolicySpec::fcfs(),
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = jumping_under_fcfs();
     e.step_until(SimTime::from_secs(4));
     let out = e
         .apply(Command::SetPolicy {
@@ -211,13 +216,7 @@ fn commands_switch_policy_and_inject() {
 /// the engine without the console form's checks.
 #[test]
 fn bad_injected_jobs_are_refused_with_their_reason() {
-    let mut e = Engine::new(
-        Platform::uniform(2, 4),
-        Box::new(jumping_example().into_iter()),
-        &PolicySpec::fcfs(),
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = jumping_under_fcfs();
     let good = InjectJob {
         size: 2,
         runtime: 1.0,
@@ -364,13 +363,7 @@ fn bad_injected_jobs_are_refused_with_their_reason() {
 
 #[test]
 fn snapshot_shows_ownership() {
-    let mut e = Engine::new(
-        Platform::uniform(2, 4),
-        Box::new(jumping_example().into_iter()),
-        &PolicySpec::fcfs(),
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = jumping_under_fcfs();
     e.step_until(SimTime::from_secs(3));
     let s = e.snapshot();
     let jobs = |c: &ClusterView| c.cells.iter().map(|x| x.job).collect::<Vec<_>>();
