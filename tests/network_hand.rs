@@ -178,6 +178,17 @@ fn degrading_a_link_slows_its_jobs_at_once_and_restoring_it_speeds_them_up() {
         abw: 1.0,
     });
     assert!(bad.unwrap_err().to_string().contains("no link \"z\""));
+    // A bandwidth that is not a number above 0 is refused, and the link
+    // keeps the one it had.
+    for abw in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let bad = e.apply(Command::SetLinkBandwidth {
+            link: "b".into(),
+            abw,
+        });
+        let err = bad.unwrap_err().to_string();
+        assert!(err.contains("must be a number above 0"), "{abw}: {err}");
+    }
+    assert_eq!(e.link_bandwidth(), Some(&[1.0, 1.0][..]));
 }
 
 #[test]
