@@ -189,6 +189,20 @@ fn degrading_a_link_slows_its_jobs_at_once_and_restoring_it_speeds_them_up() {
         assert!(err.contains("must be a number above 0"), "{abw}: {err}");
     }
     assert_eq!(e.link_bandwidth(), Some(&[1.0, 1.0][..]));
+    // A link is also named by its cluster's index, 0 or 1 here.
+    let out = e
+        .apply(Command::SetLinkBandwidth {
+            link: "1".into(),
+            abw: 0.25,
+        })
+        .unwrap();
+    assert_eq!(out.message, "link b bandwidth 1 → 0.25");
+    let bad = e.apply(Command::SetLinkBandwidth {
+        link: "2".into(),
+        abw: 1.0,
+    });
+    assert!(bad.unwrap_err().to_string().contains("no link \"2\""));
+    assert_eq!(e.link_bandwidth(), Some(&[1.0, 0.25][..]));
 }
 
 #[test]
