@@ -559,3 +559,22 @@ fn a_reservation_moves_into_a_window_that_runs_into_room_given_back() {
     );
     assert_eq!(run_to_starts(&mut e), vec![(1, 0), (2, 130), (3, 10)]);
 }
+
+#[test]
+fn a_job_past_its_estimate_is_expected_to_end_any_moment() {
+    // 4 processors. J1 (3 wide, estimate 10) runs on past its estimate
+    // until 20; J2 (4 wide) is the head from 1. At 12, J1 is expected to
+    // end any moment (just after now), so that is J2's shadow time. J3
+    // (1 wide, estimate and run time 0) ends by then: backfilled at 12.
+    // Had J1 been expected to end at its estimate, in the past,
+    // conservative backfilling would have found no room before J2's
+    // reservation and J3 would have waited for J2, to 30.
+    let jobs = [(1, 0, 3, 20, 10), (2, 1, 4, 10, 10), (3, 12, 1, 0, 0)];
+    for name in [EASY, CONSERVATIVE] {
+        assert_eq!(
+            starts(4, &jobs, name),
+            vec![(1, 0), (2, 20), (3, 12)],
+            "{name:?}"
+        );
+    }
+}
