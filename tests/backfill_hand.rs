@@ -4,7 +4,7 @@
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
-use schedscope::sched::BackfillOrder;
+use schedscope::sched::{BackfillOrder, PolicyState};
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);
@@ -577,4 +577,33 @@ fn a_job_past_its_estimate_is_expected_to_end_any_moment() {
             "{name:?}"
         );
     }
+}
+
+#[test]
+fn easy_shows_its_head_and_the_heads_shadow_time() {
+    // 4 processors. J1 holds 2 until 20 and J2 1 until 5; J3 (4 wide) is
+    // the head from 1, with shadow time 20. J5 is backfilled at 2.
+    let jobs = [
+        (1, 0, 2, 20, 20),
+        (2, 0, 1, 5, 5),
+        (3, 1, 4, 5, 5),
+        (4, 1, 2, 10, 10),
+        (5, 2, 1, 10, 10),
+    ];
+    let policy = PolicySpec {
+        name: EASY,
+        ..PolicySpec::default()
+    };
+    let mut e = engine(4, &jobs, &policy);
+    e.step_until(SimTime::from_secs(3));
+    match e.policy_state() {
+        PolicyState::Backfill { head, shadow } => {
+            assert_eq!((head, shadow), (3, Some(SimTime::from_secs(20))))
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        run_to_starts(&mut e),
+        vec![(1, 0), (2, 0), (3, 20), (4, 25), (5, 2)]
+    );
 }
