@@ -580,9 +580,10 @@ fn a_job_past_its_estimate_is_expected_to_end_any_moment() {
 }
 
 #[test]
-fn easy_shows_its_head_and_the_heads_shadow_time() {
+fn both_show_their_head_and_the_heads_shadow_time() {
     // 4 processors. J1 holds 2 until 20 and J2 1 until 5; J3 (4 wide) is
-    // the head from 1, with shadow time 20. J5 is backfilled at 2.
+    // the head from 1, with shadow time 20 under both policies. EASY
+    // backfills J5 at 2; conservative reserves for J4 and J5 too.
     let jobs = [
         (1, 0, 2, 20, 20),
         (2, 0, 1, 5, 5),
@@ -590,20 +591,43 @@ fn easy_shows_its_head_and_the_heads_shadow_time() {
         (4, 1, 2, 10, 10),
         (5, 2, 1, 10, 10),
     ];
+    for (name, starts) in [
+        (EASY, vec![(1, 0), (2, 0), (3, 20), (4, 25), (5, 2)]),
+        (CONSERVATIVE, vec![(1, 0), (2, 0), (3, 20), (4, 5), (5, 25)]),
+    ] {
+        let policy = PolicySpec {
+            name,
+            ..PolicySpec::default()
+        };
+        let mut e = engine(4, &jobs, &policy);
+        e.step_until(SimTime::from_secs(3));
+        match e.policy_state() {
+            PolicyState::Backfill { head, shadow } => {
+                assert_eq!(
+                    (head, shadow),
+                    (3, Some(SimTime::from_secs(20))),
+                    "{name:?}"
+                )
+            }
+            other => panic!("{name:?}: {other:?}"),
+        }
+        assert_eq!(run_to_starts(&mut e), starts, "{name:?}");
+    }
+}
+
+#[test]
+fn easy_shows_a_new_head_before_it_plans_for_it() {
+    // J1 (4 wide) and J2 arrive together at 0 on 4 processors. After the
+    // first arrival, before the instant is over and EASY plans, the
+    // console already shows J1 as the head, with no shadow time yet.
+    let jobs = [(1, 0, 4, 10, 10), (2, 0, 1, 5, 5)];
     let policy = PolicySpec {
         name: EASY,
         ..PolicySpec::default()
     };
     let mut e = engine(4, &jobs, &policy);
-    e.step_until(SimTime::from_secs(3));
-    match e.policy_state() {
-        PolicyState::Backfill { head, shadow } => {
-            assert_eq!((head, shadow), (3, Some(SimTime::from_secs(20))))
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(
-        run_to_starts(&mut e),
-        vec![(1, 0), (2, 0), (3, 20), (4, 25), (5, 2)]
-    );
+    e.step();
+    let b = e.snapshot().backfill.expect("a backfilling policy plans");
+    assert_eq!((b.head, b.shadow), (Some(1), None));
+    assert_eq!(run_to_starts(&mut e), vec![(1, 0), (2, 10)]);
 }
