@@ -27,10 +27,7 @@ fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
 }
 
 fn starts(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64)> {
-    let policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let policy = named(name);
     starts_under(processors, jobs, &policy)
 }
 
@@ -60,6 +57,14 @@ fn run_to_starts(e: &mut Engine) -> Vec<(u64, i64)> {
         .collect();
     v.sort();
     v
+}
+
+/// The policy `name` with every other setting at its default.
+fn named(name: PolicyName) -> PolicySpec {
+    PolicySpec {
+        name,
+        ..PolicySpec::default()
+    }
 }
 
 const CONSERVATIVE: PolicyName = PolicyName::Conservative;
@@ -147,10 +152,7 @@ fn reservations_are_visible_in_the_snapshot() {
         (4, 1, 2, 10, 10),
         (5, 2, 1, 10, 10),
     ];
-    let policy = PolicySpec {
-        name: CONSERVATIVE,
-        ..PolicySpec::default()
-    };
+    let policy = named(CONSERVATIVE);
     let mut e = Engine::new(
         Platform::uniform(1, 4),
         Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
@@ -174,10 +176,7 @@ fn reservations_are_visible_in_the_snapshot() {
 /// (id, start, end, requeues) of every job under `on_overrun = "requeue"`.
 fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, i64, u32)> {
     use schedscope::workload::estimates::{EstimateModel, OnOverrun};
-    let policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let policy = named(name);
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
     let config = EngineConfig {
         estimates: EstimateModel {
@@ -245,10 +244,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
         (4, 2, 1, 200, 200),
     ];
     for name in [EASY, CONSERVATIVE] {
-        let counted = PolicySpec {
-            name,
-            ..PolicySpec::default()
-        };
+        let counted = named(name);
         let pinned = PolicySpec {
             machines: Machines::Pinned,
             ..counted.clone()
@@ -318,20 +314,14 @@ fn teach_backfill_switched_at(at: f64) -> Vec<(u64, i64, i64)> {
     let mut e = Engine::new(
         Platform::uniform(1, 4),
         Box::new(specs.into_iter()),
-        &PolicySpec {
-            name: EASY,
-            ..PolicySpec::default()
-        },
+        &named(EASY),
         EngineConfig::default(),
     )
     .unwrap();
     e.schedule_command(
         SimTime::from_secs_f64(at),
         Command::SetPolicy {
-            policy: PolicySpec {
-                name: CONSERVATIVE,
-                ..PolicySpec::default()
-            },
+            policy: named(CONSERVATIVE),
         },
     );
     e.run();
@@ -394,10 +384,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         job(3, 2, vec![2], 15),
         job(4, 3, vec![2], 18),
     ];
-    let policy = PolicySpec {
-        name: EASY,
-        ..PolicySpec::default()
-    };
+    let policy = named(EASY);
     let mut e = Engine::new(
         platform,
         Box::new(jobs.into_iter()),
@@ -595,10 +582,7 @@ fn both_show_their_head_and_the_heads_shadow_time() {
         (EASY, vec![(1, 0), (2, 0), (3, 20), (4, 25), (5, 2)]),
         (CONSERVATIVE, vec![(1, 0), (2, 0), (3, 20), (4, 5), (5, 25)]),
     ] {
-        let policy = PolicySpec {
-            name,
-            ..PolicySpec::default()
-        };
+        let policy = named(name);
         let mut e = engine(4, &jobs, &policy);
         e.step_until(SimTime::from_secs(3));
         match e.policy_state() {
@@ -621,10 +605,7 @@ fn easy_shows_a_new_head_before_it_plans_for_it() {
     // first arrival, before the instant is over and EASY plans, the
     // console already shows J1 as the head, with no shadow time yet.
     let jobs = [(1, 0, 4, 10, 10), (2, 0, 1, 5, 5)];
-    let policy = PolicySpec {
-        name: EASY,
-        ..PolicySpec::default()
-    };
+    let policy = named(EASY);
     let mut e = engine(4, &jobs, &policy);
     e.step();
     let b = e.snapshot().backfill.expect("a backfilling policy plans");
