@@ -175,9 +175,21 @@ fn reservations_are_visible_in_the_snapshot() {
 
 /// (id, start, end, requeues) of every job under `on_overrun = "requeue"`.
 fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, i64, u32)> {
+    let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
+    requeue_run_ticks(processors, specs, name)
+        .into_iter()
+        .map(|(id, start, end, requeues)| (id, start.0 / 1_000_000, end.0 / 1_000_000, requeues))
+        .collect()
+}
+
+/// [`requeue_run`] of any jobs, to the tick: (id, start, end, requeues).
+fn requeue_run_ticks(
+    processors: u32,
+    specs: Vec<JobSpec>,
+    name: PolicyName,
+) -> Vec<(u64, SimTime, SimTime, u32)> {
     use schedscope::workload::estimates::{EstimateModel, OnOverrun};
     let policy = named(name);
-    let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
     let config = EngineConfig {
         estimates: EstimateModel {
             on_overrun: OnOverrun::Requeue,
@@ -193,9 +205,10 @@ fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, 
     )
     .unwrap();
     e.run();
+    e.check_conservation().expect("every job ended");
     let mut v: Vec<_> = e
         .drain_records()
-        .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000, r.requeues))
+        .map(|r| (r.id, r.start, r.end, r.requeues))
         .collect();
     v.sort();
     v
@@ -223,6 +236,120 @@ fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
         assert_eq!(
             requeue_run(4, &blocks, name),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
+            "{name:?}"
+        );
+    }
+}
+
+#[test]
+fn an_expired_job_is_aborted_only_where_that_lets_the_head_start() {
+    // 6 processors. J1 (2 wide, estimate 10, runs 30) and J2 (2 wide, to
+    // 100) start in order; the head J3 needs 4, reserved at 10. J4 (2
+    // wide, estimate 5) is backfilled at 2 and expires at 7. At 10 the
+    // head is due (only J1, past its estimate, is in its way), but J4's
+    // 2 processors and the 0 free are not 4: J4 is not aborted, and ends
+    // at 27 with its work done.
+    let not_enough = [
+        (1, 0, 2, 30, 10),
+        (2, 0, 2, 100, 100),
+        (3, 1, 4, 10, 10),
+        (4, 2, 2, 25, 5),
+    ];
+    for name in [EASY, CONSERVATIVE] {
+        assert_eq!(
+            requeue_run(6, &not_enough, name),
+            vec![(1, 0, 30, 0), (2, 0, 100, 0), (3, 30, 40, 0), (4, 2, 27, 0)],
+            "{name:?}"
+        );
+    }
+    // 4 processors. J1 holds 1 until 10; the head J2 needs all 4; J3 (3
+    // wide, estimate 5) is backfilled at 2. At 10 the 1 free and J3's 3
+    // are the head's 4: J3 is aborted and runs again after the head.
+    let enough = [(1, 0, 1, 10, 10), (2, 1, 4, 5, 5), (3, 2, 3, 20, 5)];
+    for name in [EASY, CONSERVATIVE] {
+        assert_eq!(
+            requeue_run(4, &enough, name),
+            vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
+            "{name:?}"
+        );
+    }
+}
+
+/// A time `secs` seconds and `ticks` ticks from the start.
+fn at(secs: i64, ticks: i64) -> SimTime {
+    SimTime(secs * 1_000_000 + ticks)
+}
+
+/// A job of any run time and estimate, to the tick.
+fn job(id: u64, submit: i64, size: u32, runtime: SimTime, estimate: SimTime) -> JobSpec {
+    JobSpec {
+        runtime,
+        estimate: Some(estimate),
+        ..spec(&(id, submit, size, 1, 1))
+    }
+}
+
+#[test]
+fn a_head_reserved_at_an_estimated_end_is_not_due_before_it() {
+    // 6 processors. J1 (ends early, at 8 s) and J2 (runs to 30 s) are both
+    // estimated to end at 20 s; the head J3 needs 4, reserved at 20 s. J4
+    // (2 wide, estimate 5 s) is backfilled at 2 s and expires at 7 s. When
+    // J1 ends at 8 s, the last plan still has the head at 20 s, the
+    // estimated end of J2, which is still within its estimate: the head is
+    // not due, and nothing is aborted then. The new plan has the head one
+    // tick later (J4 may end any moment), so J5 (1 wide, one tick long)
+    // backfills into that tick; then the head is due, J4 is aborted and
+    // the head starts.
+    let specs = vec![
+        job(1, 0, 2, at(8, 0), at(20, 0)),
+        job(2, 0, 2, at(30, 0), at(20, 0)),
+        job(3, 1, 4, at(10, 0), at(10, 0)),
+        job(4, 2, 2, at(100, 0), at(5, 0)),
+        job(5, 3, 1, at(0, 1), at(0, 1)),
+    ];
+    for name in [EASY, CONSERVATIVE] {
+        let v = requeue_run_ticks(6, specs.clone(), name);
+        assert_eq!(
+            v.iter()
+                .map(|&(id, s, _, r)| (id, s, r))
+                .collect::<Vec<_>>(),
+            vec![
+                (1, at(0, 0), 0),
+                (2, at(0, 0), 0),
+                (3, at(8, 1), 0),
+                (4, at(18, 1), 1),
+                (5, at(8, 0), 0)
+            ],
+            "{name:?}"
+        );
+    }
+}
+
+#[test]
+fn a_head_reserved_one_tick_from_now_is_due_now() {
+    // As above, but J1 and J2 are estimated to end one tick after 8 s, and
+    // J1 ends at 8 s. Then the last plan's reservation is one tick away,
+    // at the next estimated end, and J4 (expired at 7 s) is all the head
+    // waits for: it is aborted at 8 s and the head starts at once, not a
+    // tick later.
+    let specs = vec![
+        job(1, 0, 2, at(8, 0), at(8, 1)),
+        job(2, 0, 2, at(30, 0), at(8, 1)),
+        job(3, 1, 4, at(10, 0), at(10, 0)),
+        job(4, 2, 2, at(100, 0), at(5, 0)),
+    ];
+    for name in [EASY, CONSERVATIVE] {
+        let v = requeue_run_ticks(6, specs.clone(), name);
+        assert_eq!(
+            v.iter()
+                .map(|&(id, s, _, r)| (id, s, r))
+                .collect::<Vec<_>>(),
+            vec![
+                (1, at(0, 0), 0),
+                (2, at(0, 0), 0),
+                (3, at(8, 0), 0),
+                (4, at(18, 0), 1)
+            ],
             "{name:?}"
         );
     }
