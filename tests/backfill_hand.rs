@@ -356,6 +356,66 @@ fn a_head_reserved_one_tick_from_now_is_due_now() {
 }
 
 #[test]
+fn expired_jobs_are_aborted_oldest_first_until_the_head_fits() {
+    // 4 processors. J1 holds 2 until 10; the head J2 needs 3. J3 and J4
+    // (1 wide each, estimate 5) are backfilled at 2 and 3 and expire. At
+    // 10 the 2 free and J3's 1 are the head's 3: J3, the oldest, is
+    // aborted, J4 keeps running, and J3 runs again once the head ends.
+    let jobs = [
+        (1, 0, 2, 10, 10),
+        (2, 1, 3, 5, 5),
+        (3, 2, 1, 100, 5),
+        (4, 3, 1, 100, 5),
+    ];
+    for name in [EASY, CONSERVATIVE] {
+        assert_eq!(
+            requeue_run(4, &jobs, name),
+            vec![
+                (1, 0, 10, 0),
+                (2, 10, 15, 0),
+                (3, 15, 115, 1),
+                (4, 3, 103, 0)
+            ],
+            "{name:?}"
+        );
+    }
+}
+
+#[test]
+fn a_head_that_waits_only_for_expired_jobs_takes_their_processors_at_once() {
+    // 6 processors. J1 (ends early, at 8 s) and J2 (runs to 30 s) are both
+    // estimated to end at `estimated`; the head J3 needs 4. J4 (2 wide,
+    // estimate 5 s) is backfilled at 2 s and expires at 7 s. When J1 ends
+    // at 8 s, the last plan has the head at `estimated`, not due yet; the
+    // new plan has it one tick later, behind J4 alone. The policy decides
+    // again at once: J4 is aborted and the head starts at 8 s, whether J2's
+    // estimated end is far off or two ticks away.
+    for estimated in [at(20, 0), at(8, 2)] {
+        let specs = vec![
+            job(1, 0, 2, at(8, 0), estimated),
+            job(2, 0, 2, at(30, 0), estimated),
+            job(3, 1, 4, at(10, 0), at(10, 0)),
+            job(4, 2, 2, at(100, 0), at(5, 0)),
+        ];
+        for name in [EASY, CONSERVATIVE] {
+            let v = requeue_run_ticks(6, specs.clone(), name);
+            assert_eq!(
+                v.iter()
+                    .map(|&(id, s, _, r)| (id, s, r))
+                    .collect::<Vec<_>>(),
+                vec![
+                    (1, at(0, 0), 0),
+                    (2, at(0, 0), 0),
+                    (3, at(8, 0), 0),
+                    (4, at(18, 0), 1)
+                ],
+                "{name:?}, J2 estimated to end at {estimated:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
     // 4 processors. J1 holds 0–1 until 10, J2 holds 2–3 until 100. J3 (3
     // wide) is the head from t = 1: its reservation is at 100, when 4 are
