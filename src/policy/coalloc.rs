@@ -267,3 +267,43 @@ impl Policy for CoAlloc {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cbs_puts_three_quarters_on_the_freest_cluster_that_holds_them() {
+        let two = Platform::uniform(2, 10);
+        // 8 tasks: a chunk of 6. Cluster 0 holds it and takes all the 6 it
+        // has; the other 2 go to cluster 1.
+        assert_eq!(
+            chunk_big_small(&two, &[6, 4], 8),
+            Some(vec![(0, 6), (1, 2)])
+        );
+        // 10 free, but no cluster holds the chunk: the job waits.
+        assert_eq!(chunk_big_small(&two, &[5, 5], 8), None);
+        // Both hold a chunk of 3: the freer takes the whole job.
+        assert_eq!(chunk_big_small(&two, &[3, 4], 4), Some(vec![(1, 4)]));
+        // A tie goes to the lower index.
+        assert_eq!(chunk_big_small(&two, &[4, 4], 4), Some(vec![(0, 4)]));
+        // Fewer free than tasks: it waits.
+        assert_eq!(chunk_big_small(&two, &[9, 0], 10), None);
+        // 75 % of 20 is more than a cluster has: the chunk is a whole one.
+        assert_eq!(
+            chunk_big_small(&two, &[10, 10], 20),
+            Some(vec![(0, 10), (1, 10)])
+        );
+        // The rest goes to the other clusters, most free first.
+        let three = Platform::uniform(3, 10);
+        assert_eq!(
+            chunk_big_small(&three, &[9, 2, 3], 12),
+            Some(vec![(0, 9), (2, 3)])
+        );
+        // Among equally free ones, the lower index first.
+        assert_eq!(
+            chunk_big_small(&three, &[9, 2, 2], 12),
+            Some(vec![(0, 9), (1, 2), (2, 1)])
+        );
+    }
+}
