@@ -271,6 +271,62 @@ impl Policy for CoAlloc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sched::{JobKey, JobView};
+    use slab::Slab;
+
+    /// (id, cluster, width) of every job one decision point starts, for
+    /// queued jobs of these sizes that leave their split to the policy.
+    fn decide(
+        strategy: Strategy,
+        platform: &Platform,
+        free: &[u32],
+        sizes: &[u32],
+    ) -> Vec<(u64, Assignment)> {
+        let mut jobs = Slab::new();
+        let queue: Vec<JobKey> = sizes
+            .iter()
+            .zip(1..)
+            .map(|(&size, id)| {
+                JobKey(jobs.insert(JobView {
+                    id,
+                    size,
+                    estimate: SimTime::from_secs(10),
+                    arrival: id,
+                    rate: 1.0,
+                    ..JobView::default()
+                }))
+            })
+            .collect();
+        let view = SystemView {
+            now: SimTime::ZERO,
+            platform,
+            free,
+            queue: &queue,
+            running: &[],
+            jobs: &jobs,
+            queue_edits: 0,
+            requeue_expired: false,
+            reservations: &[],
+            seed: 0,
+        };
+        let mut out = Vec::new();
+        CoAlloc::new(strategy, PolicySpec::default()).schedule(&view, &mut out);
+        out.into_iter()
+            .map(|s| (jobs[s.job.0].id, s.assignment))
+            .collect()
+    }
+
+    #[test]
+    fn cbs_places_each_job_on_what_the_jobs_before_it_left() {
+        let two = Platform::uniform(2, 4);
+        // J1 (1 task) goes to cluster 0 (a tie, the lower index); then
+        // cluster 1 is the freer, and J2's chunk of 3 goes there. J3 (4
+        // tasks) finds 3 + 0 free and waits, and nothing passes it.
+        assert_eq!(
+            decide(Strategy::Cbs, &two, &[4, 4], &[1, 4, 4, 1]),
+            vec![(1, vec![(0, 1)]), (2, vec![(1, 4)])]
+        );
+    }
 
     #[test]
     fn cbs_puts_three_quarters_on_the_freest_cluster_that_holds_them() {
