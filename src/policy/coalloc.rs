@@ -274,22 +274,34 @@ mod tests {
     use crate::sched::{JobKey, JobView};
     use slab::Slab;
 
-    /// (id, cluster, width) of every job one decision point starts, for
-    /// queued jobs of these sizes that leave their split to the policy.
+    /// (id, assignment) of every job one decision point starts, for queued
+    /// jobs of these sizes that leave their split to the policy.
     fn decide(
         strategy: Strategy,
         platform: &Platform,
         free: &[u32],
         sizes: &[u32],
     ) -> Vec<(u64, Assignment)> {
+        let jobs: Vec<(u32, &[u32])> = sizes.iter().map(|&s| (s, &[][..])).collect();
+        decide_jobs(strategy, platform, free, &jobs)
+    }
+
+    /// [`decide`] for jobs of (size, components asked for, if any).
+    fn decide_jobs(
+        strategy: Strategy,
+        platform: &Platform,
+        free: &[u32],
+        asked: &[(u32, &[u32])],
+    ) -> Vec<(u64, Assignment)> {
         let mut jobs = Slab::new();
-        let queue: Vec<JobKey> = sizes
+        let queue: Vec<JobKey> = asked
             .iter()
             .zip(1..)
-            .map(|(&size, id)| {
+            .map(|(&(size, components), id)| {
                 JobKey(jobs.insert(JobView {
                     id,
                     size,
+                    components: components.to_vec(),
                     estimate: SimTime::from_secs(10),
                     arrival: id,
                     rate: 1.0,
@@ -361,5 +373,27 @@ mod tests {
             chunk_big_small(&three, &[9, 2, 2], 12),
             Some(vec![(0, 9), (1, 2), (2, 1)])
         );
+    }
+
+    #[test]
+    fn pas_packs_what_the_jobs_asking_for_their_own_components_left() {
+        let two = Platform::uniform(2, 4);
+        // J1 asks for one processor and starts as it asks; the 7 left are
+        // too few for J2's 8, and PAS's package is empty.
+        let own: &[u32] = &[1];
+        assert_eq!(
+            decide_jobs(Strategy::Pas, &two, &[4, 4], &[(1, own), (8, &[])]),
+            vec![(1, vec![(0, 1)])]
+        );
+        // J2 of 7 fits in what J1 left.
+        let started = decide_jobs(Strategy::Pas, &two, &[4, 4], &[(1, own), (7, &[])]);
+        assert_eq!(started.len(), 2, "{started:?}");
+        let mut left = [4, 4];
+        for (_, a) in &started {
+            for &(c, w) in a {
+                left[c as usize] -= w;
+            }
+        }
+        assert_eq!(left, [0, 0], "{started:?}");
     }
 }
