@@ -198,10 +198,7 @@ impl CoAlloc {
             PAS_NODE_LIMIT,
         );
         let solve_micros = started.elapsed().as_micros() as u64;
-        let (limited, fallbacks, packages) = self
-            .last
-            .as_ref()
-            .map_or((0, 0, 0), |p| (p.limited, p.fallbacks, p.packages));
+        let (packages, limited, fallbacks) = tally(self.last.as_ref(), sol.optimal, sol.fallback);
         self.last = Some(PackageView {
             at: view.now,
             jobs: keys
@@ -214,9 +211,9 @@ impl CoAlloc {
             fallback: sol.fallback,
             nodes: sol.nodes,
             solve_micros,
-            packages: packages + 1,
-            limited: limited + u64::from(!sol.optimal),
-            fallbacks: fallbacks + u64::from(sol.fallback),
+            packages,
+            limited,
+            fallbacks,
         });
         for (&key, a) in keys.iter().zip(sol.assignments) {
             out.push(Start {
@@ -228,6 +225,19 @@ impl CoAlloc {
             });
         }
     }
+}
+
+/// The run's package counts (packages, solves stopped by the limit before
+/// proving optimality, solves placed by the fallback) after one more
+/// package, from the last package's.
+fn tally(last: Option<&PackageView>, optimal: bool, fallback: bool) -> (u64, u64, u64) {
+    let (packages, limited, fallbacks) =
+        last.map_or((0, 0, 0), |p| (p.packages, p.limited, p.fallbacks));
+    (
+        packages + 1,
+        limited + u64::from(!optimal),
+        fallbacks + u64::from(fallback),
+    )
 }
 
 /// A job's own components, widest on the freest cluster (worst fit).
@@ -395,5 +405,24 @@ mod tests {
             }
         }
         assert_eq!(left, [0, 0], "{started:?}");
+    }
+
+    #[test]
+    fn pas_counts_its_packages_and_the_solves_that_stopped_short() {
+        // One solve in thousands stops at the limit (8 in a run of 10,000
+        // jobs): the counting rule is checked on its own.
+        let first = tally(None, true, false);
+        assert_eq!(first, (1, 0, 0));
+        let last = |(packages, limited, fallbacks)| PackageView {
+            packages,
+            limited,
+            fallbacks,
+            ..PackageView::default()
+        };
+        let limited = tally(Some(&last(first)), false, false);
+        assert_eq!(limited, (2, 1, 0));
+        let fell_back = tally(Some(&last(limited)), false, true);
+        assert_eq!(fell_back, (3, 2, 1));
+        assert_eq!(tally(Some(&last(fell_back)), true, false), (4, 2, 1));
     }
 }
