@@ -425,4 +425,20 @@ mod tests {
         assert_eq!(fell_back, (3, 2, 1));
         assert_eq!(tally(Some(&last(fell_back)), true, false), (4, 2, 1));
     }
+
+    #[test]
+    fn each_strategy_keeps_the_spec_it_was_built_with() {
+        use crate::sched::PolicyName;
+        for (strategy, name) in [
+            (Strategy::Cbs, PolicyName::new("cbs")),
+            (Strategy::Jpr, PolicyName::new("jpr")),
+            (Strategy::Pas, PolicyName::new("pas")),
+        ] {
+            let spec = PolicySpec {
+                name,
+                ..PolicySpec::default()
+            };
+            assert_eq!(CoAlloc::new(strategy, spec.clone()).spec(), &spec);
+        }
+    }
 }
