@@ -266,7 +266,8 @@ fn an_expired_job_is_aborted_only_where_that_lets_the_head_start() {
     // wide, estimate 5) is backfilled at 2. At 10 the 1 free and J3's 3
     // are the head's 4: J3 is aborted and runs again after the head.
     let enough = [(1, 0, 1, 10, 10), (2, 1, 4, 5, 5), (3, 2, 3, 20, 5)];
-    for name in [EASY, CONSERVATIVE] {
+    // FPFS jumps J3 ahead of the head the same way, and aborts it the same.
+    for name in [EASY, CONSERVATIVE, PolicyName::Fpfs] {
         assert_eq!(
             requeue_run(4, &enough, name),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],

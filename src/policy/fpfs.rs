@@ -212,4 +212,15 @@ mod tests {
         assert_eq!(pass(&mut fpfs, &platform, &[3], &jobs, &q), vec![1, 3]);
         assert_eq!(fpfs.jumps_of(2), 1);
     }
+
+    #[test]
+    fn it_keeps_the_spec_it_was_built_with() {
+        let spec = PolicySpec {
+            max_jumps: MaxJumps::Limit(3),
+            ..PolicySpec::default()
+        };
+        assert_ne!(spec, PolicySpec::default());
+        let fpfs = Fpfs::new(MaxJumps::Limit(3), Box::new(WorstFit), spec.clone());
+        assert_eq!(fpfs.spec(), &spec);
+    }
 }
