@@ -105,6 +105,14 @@ pub const SETTLE_LIMIT: usize = 20_000_000;
 /// the same instant.
 pub const REFUSAL_RETRIES: u32 = 3;
 
+/// How many passes in a row at one instant that abort, reserve and start
+/// nothing a policy may ask to follow with another at the same instant
+/// ([`crate::sched::Policy::recheck_at`]). A policy's plan may change in a
+/// pass that changes nothing in the engine and call for aborts in the
+/// next; one that keeps asking while nothing changes would hold the clock
+/// at that instant for ever, and is refused.
+pub const RECHECK_RETRIES: u32 = 3;
+
 /// The result of a command, for the operator's message line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommandOutcome {

@@ -15,8 +15,8 @@ mod reservations;
 mod snapshot;
 
 pub use commands::{
-    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, REFUSAL_RETRIES,
-    SETTLE_LIMIT, Splitter,
+    Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, RECHECK_RETRIES,
+    REFUSAL_RETRIES, SETTLE_LIMIT, Splitter,
 };
 
 pub use events::{Event, EventKind, EventQueue};
@@ -214,6 +214,9 @@ pub struct Engine {
     /// The instant of the last retry after a refused decision, and how
     /// many there were then.
     retried: (SimTime, u32),
+    /// The instant of the last recheck the policy asked for at once, and
+    /// how many passes in a row at that instant changed nothing.
+    rechecked: (SimTime, u32),
     /// Bumped whenever a queued job changes other than by arriving at the
     /// end of the queue or starting (a requeue, an estimate change), so
     /// that a policy keeping state between decision points knows to look
@@ -298,6 +301,7 @@ impl Engine {
             next_injected: INJECTED_ID_BASE + 1,
             dirty: false,
             retried: (SimTime::ZERO, 0),
+            rechecked: (SimTime::ZERO, 0),
             queue_edits: 0,
             decisions: Vec::new(),
             wake: None,
@@ -453,6 +457,24 @@ impl Engine {
         }
     }
 
+    /// Whether the policy's ask to decide again at this instant is taken:
+    /// always after a pass that changed something, and after up to
+    /// [`RECHECK_RETRIES`] passes in a row that changed nothing; after one
+    /// more it is refused, and the clock moves on to the next event.
+    fn recheck_now(&mut self, changed: bool) -> bool {
+        let idle = match self.rechecked {
+            (t, n) if t == self.now && !changed => n,
+            _ => 0,
+        };
+        let idle = idle + u32::from(!changed);
+        if idle > RECHECK_RETRIES {
+            self.refuse(Refusal::Recheck { passes: idle });
+            return false;
+        }
+        self.rechecked = (self.now, idle);
+        true
+    }
+
     /// Whether every event of the current instant but commands is handled:
     /// the point where the policy decides.
     fn instant_settled(&self) -> bool {
@@ -510,6 +532,8 @@ impl Engine {
         self.dirty = false;
         self.tick_reservations();
         let requeue = self.requeue_expired();
+        // Whether this pass aborted, reserved or started anything.
+        let mut changed = false;
         if !self.running.is_empty() {
             self.reshape();
         }
@@ -518,8 +542,9 @@ impl Engine {
             aborts.clear();
             self.policy.aborts(&system_view!(self), &mut aborts);
             for a in aborts.drain(..) {
-                if let Err(r) = self.abort(&a) {
-                    self.refuse(r);
+                match self.abort(&a) {
+                    Ok(()) => changed = true,
+                    Err(r) => self.refuse(r),
                 }
             }
             self.aborts = aborts;
@@ -531,8 +556,9 @@ impl Engine {
         asks.clear();
         self.policy.reserve(&system_view!(self), &mut asks);
         for a in asks.drain(..) {
-            if let Err(r) = self.grant(&a) {
-                self.refuse(r);
+            match self.grant(&a) {
+                Ok(_) => changed = true,
+                Err(r) => self.refuse(r),
             }
         }
         self.asks = asks;
@@ -565,6 +591,7 @@ impl Engine {
             queue.remove_sorted(&gone);
         }
         let started = !decisions.is_empty();
+        changed |= started;
         self.decisions = decisions;
         if started && !self.running.is_empty() {
             // Again once the starts are in: the queue may have emptied
@@ -577,7 +604,7 @@ impl Engine {
                     self.wake = Some(t);
                     self.events.push(t, EventKind::Wake);
                 }
-            } else {
+            } else if self.recheck_now(changed) {
                 self.events.push(self.now, EventKind::Wake);
             }
         }

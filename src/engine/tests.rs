@@ -747,3 +747,115 @@ fn an_injected_job_without_a_count_is_one() {
     assert_eq!(job.count, 1);
     assert!(toml::to_string(&job).unwrap().contains("count = 1"));
 }
+
+mod restless {
+    use crate::engine::{Engine, EngineConfig};
+    use crate::model::{JobSpec, Platform, SimTime};
+    use crate::sched::{
+        Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
+    };
+    use crate::workload::estimates::{EstimateModel, OnOverrun};
+
+    /// FCFS that asks, after every decision, to decide again at once,
+    /// whether or not anything changed: a policy bug that would hold the
+    /// clock at one instant for ever.
+    struct Restless {
+        spec: PolicySpec,
+    }
+
+    impl Policy for Restless {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+            free[0] >= widths[0]
+        }
+        fn aborts(&mut self, _v: &SystemView<'_>, _o: &mut Vec<Abort>) {}
+        fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime> {
+            Some(view.now)
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            let mut free = view.free[0];
+            for &k in view.queue {
+                let w = view.job(k).size;
+                if w > free {
+                    break;
+                }
+                free -= w;
+                out.push(Start {
+                    job: k,
+                    assignment: vec![(0, w)],
+                    kind: StartKind::Head,
+                    processors: None,
+                    processes: None,
+                });
+            }
+        }
+        fn state(&self, _v: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Restless { spec: spec.clone() }))
+    }
+
+    fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
+        JobSpec {
+            id,
+            submit: SimTime::from_secs(submit),
+            size,
+            components: vec![size],
+            runtime: SimTime::from_secs(runtime),
+            estimate: Some(SimTime::from_secs(runtime)),
+            user: None,
+            injected: false,
+            home: None,
+            app: None,
+            comm: None,
+            graph: None,
+        }
+    }
+
+    /// A policy that keeps asking to decide again at the same instant
+    /// while nothing changes is refused after a few passes, and the clock
+    /// moves on: every job ends, at the times FCFS gives. The run is
+    /// stepped with a bound, so that a livelock fails the test instead of
+    /// hanging it.
+    #[test]
+    fn a_policy_asking_again_and_again_at_one_instant_does_not_hold_the_clock() {
+        let jobs = vec![job(1, 0, 3, 5), job(2, 1, 2, 5), job(3, 2, 1, 5)];
+        let mut e = Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
+                ..EngineConfig::default()
+            },
+            restless,
+        )
+        .unwrap();
+        let mut steps = 0;
+        while e.step().is_some() {
+            steps += 1;
+            assert!(steps < 1_000, "still at {:?} after {steps} steps", e.now());
+        }
+        e.check_conservation().expect("every job ended");
+        let mut ends: Vec<(u64, i64, i64)> = e
+            .drain_records()
+            .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000))
+            .collect();
+        ends.sort();
+        assert_eq!(ends, vec![(1, 0, 5), (2, 5, 10), (3, 5, 10)]);
+        let (at, last) = e.last_refusal().expect("the endless asking is refused");
+        assert_eq!(
+            last,
+            &Refusal::Recheck {
+                passes: crate::engine::RECHECK_RETRIES + 1
+            }
+        );
+        assert!(last.to_string().contains("changed nothing"), "{last}");
+        assert_eq!(*at, SimTime::from_secs(2));
+    }
+}

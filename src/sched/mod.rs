@@ -331,6 +331,10 @@ pub enum Refusal {
     OutsideReservation { job: u64, reservation: u64 },
     #[error("reservation refused: {0}")]
     Reservation(String),
+    #[error(
+        "the policy asked to decide again at once after {passes} passes in a row at this instant that changed nothing: the clock moves on"
+    )]
+    Recheck { passes: u32 },
 }
 
 /// What a policy tells the console about its own state.
