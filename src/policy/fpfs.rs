@@ -52,8 +52,12 @@ impl Policy for Fpfs {
         super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
     }
 
-    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
-        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    /// Never: FPFS reserves nothing for its head, so its aborts are due at
+    /// every decision point (an expired job's expiry is one) and there is
+    /// no reservation to wake for. (The shared rule returns `None` for any
+    /// state but a backfilling head's.)
+    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        None
     }
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
