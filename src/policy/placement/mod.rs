@@ -129,6 +129,19 @@ mod tests {
         assert_eq!(WorstFit.place(&[8, 8], &free), None);
     }
 
+    /// Components of equal width are placed in the job's order: the first
+    /// of them takes the cluster the rule picks first. The assignment is
+    /// reported in component order, so a tie broken the other way would
+    /// put the same job on its clusters the other way round.
+    #[test]
+    fn equal_components_are_placed_in_the_jobs_order() {
+        let free = [5, 10, 7];
+        let a = WorstFit.place(&[3, 3, 3], &free).unwrap();
+        assert_eq!(clusters(&a), vec![1, 2, 0]);
+        let a = BestFit.place(&[3, 3, 3], &free).unwrap();
+        assert_eq!(clusters(&a), vec![0, 2, 1]);
+    }
+
     #[test]
     fn best_fit_fills_tightly() {
         let free = [3, 10, 7, 0, 5];
