@@ -206,6 +206,9 @@ fn requeue_run_ticks(
     .unwrap();
     e.run();
     e.check_conservation().expect("every job ended");
+    // Nor does the policy ask for anything the engine will not do, such
+    // as deciding again at once while nothing changes.
+    assert_eq!(e.last_refusal(), None, "{name:?}: a refused decision");
     let mut v: Vec<_> = e
         .drain_records()
         .map(|r| (r.id, r.start, r.end, r.requeues))

@@ -206,8 +206,8 @@ proptest! {
 
 /// Every policy with estimates that are wrong both ways, under every
 /// overrun setting, scan order and placement: every job ends exactly once,
-/// only `kill` kills, only `requeue` requeues, two runs give the same
-/// records, and a run takes a bounded number of events (no deciding again
+/// only `kill` kills, only `requeue` requeues, the engine refuses no
+/// decision, two runs give the same records, and a run takes a bounded number of events (no deciding again
 /// and again at instants where nothing changes). Debug builds also check
 /// conservative backfilling's kept profile against a fresh one at every
 /// decision point.
@@ -270,12 +270,18 @@ fn check_wrong_estimates(
                         return None;
                     }
                 }
-                Some(e.drain_records().collect::<Vec<JobRecord>>())
+                Some((
+                    e.drain_records().collect::<Vec<JobRecord>>(),
+                    e.last_refusal().cloned(),
+                ))
             };
             let label = format!("{} / {on_overrun:?}", policy.label());
             let recs = go();
             prop_assert!(recs.is_some(), "{}: too many events", label);
-            let recs = recs.expect("checked");
+            let (recs, refused) = recs.expect("checked");
+            // The engine carries out every decision of a shipped policy:
+            // none asks to decide again at once while nothing changes.
+            prop_assert_eq!(&refused, &None, "{}: a refused decision", label);
             let mut ids: Vec<u64> = recs.iter().map(|r| r.id).collect();
             ids.sort_unstable();
             let want: Vec<u64> = jobs.iter().map(|j| j.id).collect();
@@ -292,7 +298,7 @@ fn check_wrong_estimates(
                     label
                 );
             }
-            prop_assert_eq!(Some(recs), go(), "{}: not reproducible", label);
+            prop_assert_eq!(Some((recs, refused)), go(), "{}: not reproducible", label);
         }
     }
     Ok(())
