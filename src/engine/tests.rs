@@ -435,7 +435,8 @@ mod protocol {
         SimTime::from_secs(s)
     }
 
-    fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
+    /// A one-cluster job whose estimate is its runtime.
+    pub(super) fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
         JobSpec {
             id,
             submit: secs(submit),
@@ -749,8 +750,9 @@ fn an_injected_job_without_a_count_is_one() {
 }
 
 mod restless {
+    use super::protocol::job;
     use crate::engine::{Engine, EngineConfig};
-    use crate::model::{JobSpec, Platform, SimTime};
+    use crate::model::{Platform, SimTime};
     use crate::sched::{
         Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
     };
@@ -798,23 +800,6 @@ mod restless {
 
     fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
         Ok(Box::new(Restless { spec: spec.clone() }))
-    }
-
-    fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
-        JobSpec {
-            id,
-            submit: SimTime::from_secs(submit),
-            size,
-            components: vec![size],
-            runtime: SimTime::from_secs(runtime),
-            estimate: Some(SimTime::from_secs(runtime)),
-            user: None,
-            injected: false,
-            home: None,
-            app: None,
-            comm: None,
-            graph: None,
-        }
     }
 
     /// A policy that keeps asking to decide again at the same instant
