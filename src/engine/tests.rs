@@ -480,6 +480,19 @@ mod protocol {
         assert_eq!(e.counters().overruns, 0);
     }
 
+    /// A job that ends exactly at the end of its estimate has not overrun
+    /// it, and the engine sets no expiry event for it: its run takes two
+    /// events, its arrival and its end (the event count is reported).
+    #[test]
+    fn a_job_ending_at_its_estimate_has_no_expiry_event() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 10)]);
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!((r[0].end, r[0].killed), (secs(10), false));
+        let c = e.counters();
+        assert_eq!((c.events, c.overruns), (2, 0), "{c:?}");
+    }
+
     /// The same job slowed to half speed from 4 s would need 12 s more, to
     /// 16; its allowance ends at 10, where it is killed with work left.
     #[test]
@@ -689,6 +702,61 @@ mod flexible_split {
             (r[0].clusters.clone(), r[0].end),
             (vec![0, 1], SimTime::from_secs(5))
         );
+    }
+}
+
+/// Queued jobs keep what they came with across estimate flips: a trace
+/// job's own estimate (30 s for 10 s of work) comes back when the operator
+/// flips the queue to exact estimates and back to the trace's, and an
+/// injected job's own estimate (40 s) stays through both.
+#[test]
+fn queued_jobs_get_their_own_estimates_back_after_a_flip() {
+    use crate::workload::estimates::EstimateModel;
+    let secs = SimTime::from_secs;
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(
+            vec![
+                job(1, 0, &[4], 10),
+                JobSpec {
+                    estimate: Some(secs(30)),
+                    ..job(2, 1, &[4], 10)
+                },
+            ]
+            .into_iter(),
+        ),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(secs(2));
+    e.apply(Command::InjectJobs {
+        jobs: vec![InjectJob {
+            size: 4,
+            runtime: 10.0,
+            estimate: Some(40.0),
+            components: None,
+            count: 1,
+            site: None,
+        }],
+    })
+    .unwrap();
+    let estimates = |e: &Engine| {
+        e.snapshot()
+            .queue
+            .iter()
+            .map(|q| (q.id, q.estimate.0 / 1_000_000))
+            .collect::<Vec<_>>()
+    };
+    let injected = INJECTED_ID_BASE + 1;
+    assert_eq!(estimates(&e), vec![(2, 30), (injected, 40)]);
+    for (model, want) in [(EstimateModel::exact(), 10), (EstimateModel::default(), 30)] {
+        e.apply(Command::SetEstimateError {
+            estimates: model,
+            queued_too: true,
+        })
+        .unwrap();
+        assert_eq!(estimates(&e), vec![(2, want), (injected, 40)]);
     }
 }
 
