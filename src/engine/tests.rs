@@ -493,6 +493,24 @@ mod protocol {
         assert_eq!((c.events, c.overruns), (2, 0), "{c:?}");
     }
 
+    /// Each rate change leaves the job's old completion event behind,
+    /// stale; the engine sweeps such events out of its queue once they are
+    /// many, so that a run with many rate changes (links, folding) keeps
+    /// its event queue bounded. 20,000 changes at one instant leave at most
+    /// a few thousand events queued, and the job still ends on time.
+    #[test]
+    fn stale_events_are_swept_out_of_the_queue() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 100)]);
+        e.step_until(secs(1));
+        for i in 0..20_000 {
+            e.set_rate(JobKey(0), if i % 2 == 0 { 2.0 } else { 1.0 });
+        }
+        assert!(e.events.len() <= 8_194, "{} events queued", e.events.len());
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!((r[0].end, r[0].killed), (secs(100), false));
+    }
+
     /// The same job slowed to half speed from 4 s would need 12 s more, to
     /// 16; its allowance ends at 10, where it is killed with work left.
     #[test]
