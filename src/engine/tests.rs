@@ -511,6 +511,22 @@ mod protocol {
         assert_eq!((r[0].end, r[0].killed), (secs(100), false));
     }
 
+    /// Below that many, stale events stay queued and are counted as they
+    /// come due: a job whose rate changes twice has four events in the
+    /// reported count (its arrival, two old completions and its end). A
+    /// sweep at every change would report two.
+    #[test]
+    fn a_few_stale_events_are_counted_as_they_come_due() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 100)]);
+        e.step_until(secs(1));
+        e.set_rate(JobKey(0), 2.0);
+        e.set_rate(JobKey(0), 1.0);
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!(r[0].end, secs(100));
+        assert_eq!(e.counters().events, 4);
+    }
+
     /// The same job slowed to half speed from 4 s would need 12 s more, to
     /// 16; its allowance ends at 10, where it is killed with work left.
     #[test]
