@@ -454,8 +454,12 @@ mod protocol {
     }
 
     fn kill_engine(jobs: Vec<JobSpec>) -> Engine {
+        kill_engine_on(4, jobs)
+    }
+
+    fn kill_engine_on(processors: u32, jobs: Vec<JobSpec>) -> Engine {
         Engine::new(
-            Platform::uniform(1, 4),
+            Platform::uniform(1, processors),
             Box::new(jobs.into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig {
@@ -525,6 +529,65 @@ mod protocol {
         let r: Vec<_> = e.drain_records().collect();
         assert_eq!(r[0].end, secs(100));
         assert_eq!(e.counters().events, 4);
+    }
+
+    /// The sweep waits for more than 4,096 stale events, counted exactly:
+    /// a job past its estimate (its expiry event taken) whose rate changes
+    /// 4,096 times has as many stale completions queued beside its live
+    /// one; the next change sweeps them all out.
+    #[test]
+    fn the_sweep_comes_after_4096_stale_events() {
+        let mut e = Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(
+                vec![JobSpec {
+                    estimate: Some(secs(50)),
+                    ..job(1, 0, 4, 100)
+                }]
+                .into_iter(),
+            ),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::default().with_overrun(OnOverrun::Continue),
+                ..EngineConfig::default()
+            },
+        )
+        .unwrap();
+        e.step_until(secs(60));
+        assert_eq!(e.counters().overruns, 1);
+        for i in 0..4_096 {
+            e.set_rate(JobKey(0), if i % 2 == 0 { 2.0 } else { 1.0 });
+        }
+        assert_eq!(e.events.len(), 4_097);
+        e.set_rate(JobKey(0), 1.0);
+        assert_eq!(e.events.len(), 1);
+        e.run();
+        let r: Vec<_> = e.drain_records().collect();
+        assert_eq!(r[0].end, secs(100));
+    }
+
+    /// ... and for more than half the queue: beside 4,097 other running
+    /// jobs' live completions, 4,097 stale events are not yet more than
+    /// half of the 8,195 queued, and 4,098 are.
+    #[test]
+    fn the_sweep_waits_for_stale_events_to_be_most_of_the_queue() {
+        let others = 4_097;
+        let mut e = kill_engine_on(
+            others + 1,
+            (1..=others as u64 + 1)
+                .map(|id| job(id, 0, 1, 100))
+                .collect(),
+        );
+        e.step_until(secs(1));
+        assert_eq!(e.counters().started, others as u64 + 1);
+        for i in 0..4_097 {
+            e.set_rate(JobKey(0), if i % 2 == 0 { 2.0 } else { 1.0 });
+        }
+        assert_eq!(e.events.len(), 8_195);
+        e.set_rate(JobKey(0), 1.0);
+        assert_eq!(e.events.len(), 4_098);
+        e.run();
+        e.check_conservation().expect("every job ended");
     }
 
     /// The same job slowed to half speed from 4 s would need 12 s more, to
