@@ -942,25 +942,112 @@ mod restless {
             Some(view.now)
         }
         fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-            let mut free = view.free[0];
-            for &k in view.queue {
-                let w = view.job(k).size;
-                if w > free {
-                    break;
-                }
-                free -= w;
-                out.push(Start {
-                    job: k,
-                    assignment: vec![(0, w)],
-                    kind: StartKind::Head,
-                    processors: None,
-                    processes: None,
-                });
+            fcfs_starts(view, out);
+        }
+        fn state(&self, _v: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    /// FCFS on one cluster: the queue in order while the jobs fit.
+    fn fcfs_starts(view: &SystemView<'_>, out: &mut Vec<Start>) {
+        let mut free = view.free[0];
+        for &k in view.queue {
+            let w = view.job(k).size;
+            if w > free {
+                break;
+            }
+            free -= w;
+            out.push(Start {
+                job: k,
+                assignment: vec![(0, w)],
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+
+    /// FCFS that at 2 s aborts every running job for its head, and then
+    /// starts nothing before 5 s.
+    struct Hesitant {
+        spec: PolicySpec,
+    }
+
+    impl Policy for Hesitant {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+            free[0] >= widths[0]
+        }
+        fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<Abort>) {
+            if view.now == SimTime::from_secs(2) {
+                out.extend(view.running.iter().map(|&job| Abort { job, requeue: true }));
+            }
+        }
+        fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            let now = view.now;
+            if now < SimTime::from_secs(2) || now >= SimTime::from_secs(5) {
+                fcfs_starts(view, out);
             }
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
             PolicyState::Idle
         }
+    }
+
+    fn hesitant(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Hesitant { spec: spec.clone() }))
+    }
+
+    /// A job aborted for the head stays out of the queue until the head
+    /// has started, even when the policy lets time pass first: job 1 (the
+    /// whole cluster, 100 s) is aborted at 2 s for job 2, which the policy
+    /// starts only at 5 s, after arrivals at 3 and 5 s. Were job 1 back in
+    /// the queue at 3 s, it would be first again and start at 5 s in job
+    /// 2's place, which it was aborted to give.
+    #[test]
+    fn an_aborted_job_stays_out_until_the_head_it_made_room_for_starts() {
+        let jobs = vec![
+            job(1, 0, 4, 100),
+            job(2, 1, 4, 10),
+            job(3, 2, 1, 1),
+            job(4, 3, 1, 1),
+            job(5, 5, 1, 1),
+        ];
+        let mut e = Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
+                ..EngineConfig::default()
+            },
+            hesitant,
+        )
+        .unwrap();
+        e.run();
+        e.check_conservation().expect("every job ended");
+        assert_eq!(e.last_refusal(), None);
+        let mut ends: Vec<(u64, i64, i64, u32)> = e
+            .drain_records()
+            .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000, r.requeues))
+            .collect();
+        ends.sort();
+        assert_eq!(
+            ends,
+            vec![
+                (1, 15, 115, 1),
+                (2, 5, 15, 0),
+                (3, 115, 116, 0),
+                (4, 115, 116, 0),
+                (5, 115, 116, 0)
+            ]
+        );
     }
 
     fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
