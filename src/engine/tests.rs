@@ -590,6 +590,33 @@ mod protocol {
         e.check_conservation().expect("every job ended");
     }
 
+    /// A rate that is not a positive number, or one for a job that is not
+    /// running, changes nothing: the running job still ends at 10 s, and
+    /// the queued one runs its 10 s at full speed after it.
+    #[test]
+    fn a_rate_that_is_not_positive_or_for_a_queued_job_is_ignored() {
+        let mut e = kill_engine(vec![job(1, 0, 4, 10), job(2, 1, 4, 10)]);
+        e.step_until(secs(4));
+        for rate in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            e.set_rate(JobKey(0), rate);
+        }
+        e.set_rate(JobKey(1), 2.0);
+        e.run();
+        let mut r: Vec<_> = e
+            .drain_records()
+            .map(|r| (r.id, r.start, r.end, r.killed))
+            .collect();
+        r.sort_by_key(|r| r.0);
+        assert_eq!(
+            r,
+            vec![
+                (1, secs(0), secs(10), false),
+                (2, secs(10), secs(20), false)
+            ]
+        );
+        assert_eq!(e.counters().overruns, 0);
+    }
+
     /// The same job slowed to half speed from 4 s would need 12 s more, to
     /// 16; its allowance ends at 10, where it is killed with work left.
     #[test]
