@@ -803,3 +803,37 @@ fn easy_shows_a_new_head_before_it_plans_for_it() {
     assert_eq!((b.head, b.shadow), (Some(1), None));
     assert_eq!(run_to_starts(&mut e), vec![(1, 0), (2, 10)]);
 }
+
+/// A recorded schedule, not worked by hand: conservative backfilling on
+/// 8 processors with estimates short both ways, under `on_overrun =
+/// "requeue"`. Job 3 (backfilled at 5 s, expired at 10 s) is aborted at
+/// 10 s for job 2 and comes back at 16 s; the policy must hear that the
+/// queue changed other than by arrivals and starts and plan again. A plan
+/// kept across the return gives job 5 a later reservation at 16 s (27 s
+/// instead of 24 s) and every later start moves: jobs 3 and 4 swap.
+#[test]
+fn conservative_plans_again_when_an_aborted_job_comes_back() {
+    let jobs = [
+        (1, 2, 3, 8, 11),
+        (2, 3, 8, 10, 8),
+        (3, 5, 5, 11, 5),
+        (4, 7, 2, 6, 6),
+        (5, 7, 7, 10, 8),
+        (6, 7, 2, 10, 6),
+    ];
+    let starts: Vec<(u64, i64, u32)> = requeue_run(8, &jobs, CONSERVATIVE)
+        .into_iter()
+        .map(|(id, start, _, requeues)| (id, start, requeues))
+        .collect();
+    assert_eq!(
+        starts,
+        vec![
+            (1, 2, 0),
+            (2, 10, 0),
+            (3, 34, 1),
+            (4, 31, 0),
+            (5, 53, 1),
+            (6, 63, 2)
+        ]
+    );
+}
