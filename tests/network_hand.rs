@@ -101,6 +101,10 @@ fn a_job_slows_when_a_second_shares_its_links_and_speeds_up_when_it_leaves() {
     assert!(links.iter().all(|l| l.demand == 2.0 && l.saturated()));
     let sd = e.snapshot().running[0].slowdown.unwrap();
     assert_eq!((sd.sp, sd.sc, sd.sd), (1.0, 2.0, 2.0));
+    // The engine's own query agrees (moldable jobs fold by it).
+    // J1 came in first: it holds the first slot of the job table.
+    let j1 = schedscope::sched::JobKey(0);
+    assert_eq!(e.job_slowdown(j1).map(|sd| sd.sd), Some(2.0));
     e.step_until(SimTime::from_secs(30));
     assert_eq!(rates(&e), vec![(1, 1.0)]);
     e.run();

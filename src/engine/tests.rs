@@ -627,7 +627,8 @@ mod protocol {
         e.run();
         let r: Vec<_> = e.drain_records().collect();
         assert_eq!((r[0].end, r[0].killed), (secs(10), true));
-        assert_eq!(e.counters().overruns, 1);
+        let c = e.counters();
+        assert_eq!((c.overruns, c.killed, c.finished), (1, 1, 1), "{c:?}");
     }
 
     /// A policy that first decides the impossible — a job not in the queue,
