@@ -90,6 +90,25 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// An insertion in the front half takes the spare slot before the
+    /// head and moves the jobs before it; one in the back half moves the
+    /// jobs after it, leaving the spare slots alone.
+    #[test]
+    fn an_insertion_moves_the_shorter_side() {
+        let mut q = ArrivalQueue::default();
+        for k in 0..10 {
+            q.push(JobKey(k));
+        }
+        q.remove_sorted(&[0, 1]);
+        assert_eq!((q.head, q.buf.len()), (2, 10));
+        q.insert(1, JobKey(100));
+        assert_eq!((q.head, q.buf.len()), (1, 10));
+        q.insert(8, JobKey(101));
+        assert_eq!((q.head, q.buf.len()), (1, 11));
+        let keys: Vec<usize> = q.iter().map(|k| k.0).collect();
+        assert_eq!(keys, vec![2, 100, 3, 4, 5, 6, 7, 8, 101, 9]);
+    }
+
     /// Random removals and insertions agree with a plain vector.
     #[test]
     fn agrees_with_a_vector() {
