@@ -1028,6 +1028,25 @@ mod restless {
         }
     }
 
+    /// An engine on one cluster of 4 under `on_overrun = "requeue"`, with
+    /// the test policy `build` makes.
+    fn requeue_engine(
+        jobs: Vec<crate::model::JobSpec>,
+        build: crate::sched::PolicyBuilder,
+    ) -> Engine {
+        Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig {
+                estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
+                ..EngineConfig::default()
+            },
+            build,
+        )
+        .unwrap()
+    }
+
     fn hesitant(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
         Ok(Box::new(Hesitant { spec: spec.clone() }))
     }
@@ -1047,17 +1066,7 @@ mod restless {
             job(4, 3, 1, 1),
             job(5, 5, 1, 1),
         ];
-        let mut e = Engine::with_builder(
-            Platform::uniform(1, 4),
-            Box::new(jobs.into_iter()),
-            &PolicySpec::fcfs(),
-            EngineConfig {
-                estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
-                ..EngineConfig::default()
-            },
-            hesitant,
-        )
-        .unwrap();
+        let mut e = requeue_engine(jobs, hesitant);
         e.run();
         e.check_conservation().expect("every job ended");
         assert_eq!(e.last_refusal(), None);
@@ -1090,17 +1099,7 @@ mod restless {
     #[test]
     fn a_policy_asking_again_and_again_at_one_instant_does_not_hold_the_clock() {
         let jobs = vec![job(1, 0, 3, 5), job(2, 1, 2, 5), job(3, 2, 1, 5)];
-        let mut e = Engine::with_builder(
-            Platform::uniform(1, 4),
-            Box::new(jobs.into_iter()),
-            &PolicySpec::fcfs(),
-            EngineConfig {
-                estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
-                ..EngineConfig::default()
-            },
-            restless,
-        )
-        .unwrap();
+        let mut e = requeue_engine(jobs, restless);
         let mut steps = 0;
         while e.step().is_some() {
             steps += 1;
