@@ -109,6 +109,28 @@ mod tests {
         assert_eq!(keys, vec![2, 100, 3, 4, 5, 6, 7, 8, 101, 9]);
     }
 
+    /// A removal inside the queue moves the shorter side of its gap: the
+    /// jobs before it up (into the spare slots before the head), or the
+    /// jobs after it down (giving the last slot back).
+    #[test]
+    fn a_removal_moves_the_shorter_side() {
+        let mut q = ArrivalQueue::default();
+        for k in 0..10 {
+            q.push(JobKey(k));
+        }
+        // Five jobs before the gap, four after it: the four move down.
+        q.remove_sorted(&[5]);
+        assert_eq!((q.head, q.buf.len()), (0, 9));
+        // One job before the gap, seven after it: the one moves up.
+        q.remove_sorted(&[1]);
+        assert_eq!((q.head, q.buf.len()), (1, 9));
+        // Two gaps, one job before the last and five after the first.
+        q.remove_sorted(&[0, 2]);
+        assert_eq!((q.head, q.buf.len()), (3, 9));
+        let keys: Vec<usize> = q.iter().map(|k| k.0).collect();
+        assert_eq!(keys, vec![2, 4, 6, 7, 8, 9]);
+    }
+
     /// Random removals and insertions agree with a plain vector.
     #[test]
     fn agrees_with_a_vector() {
