@@ -131,6 +131,31 @@ mod tests {
         assert_eq!(keys, vec![2, 4, 6, 7, 8, 9]);
     }
 
+    /// The spare slots before the head are given back exactly when there
+    /// are at least 1,024 of them and at least as many as queued jobs.
+    #[test]
+    fn spare_slots_are_given_back_once_they_outnumber_the_queue() {
+        let mut q = ArrivalQueue::default();
+        for k in 0..10 {
+            q.push(JobKey(k));
+        }
+        // Six spare slots for four jobs: too few to bother.
+        q.remove_sorted(&[0, 1, 2, 3, 4, 5]);
+        assert_eq!((q.head, q.buf.len()), (6, 10));
+
+        let mut q = ArrivalQueue::default();
+        for k in 0..2048 {
+            q.push(JobKey(k));
+        }
+        let front: Vec<usize> = (0..1023).collect();
+        q.remove_sorted(&front);
+        assert_eq!((q.head, q.buf.len()), (1023, 2048));
+        // The 1,024th spare slot, as many as the 1,024 jobs left.
+        q.remove_sorted(&[0]);
+        assert_eq!((q.head, q.buf.len()), (0, 1024));
+        assert!(q.iter().map(|k| k.0).eq(1024..2048));
+    }
+
     /// Random removals and insertions agree with a plain vector.
     #[test]
     fn agrees_with_a_vector() {
