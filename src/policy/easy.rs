@@ -434,3 +434,163 @@ impl Policy for Easy {
         backfill::head_plan(view, &self.plan)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The backfill scan's memo (`first_untried`), driven with views built
+    //! by hand: which queue positions a decision point tries, and that
+    //! whatever can make an old job startable again makes it try them all.
+    use super::*;
+    use crate::model::Platform;
+    use crate::policy::placement::WorstFit;
+    use crate::sched::{JobState, JobView};
+    use slab::Slab;
+
+    fn s(x: i64) -> SimTime {
+        SimTime::from_secs(x)
+    }
+
+    /// Two clusters of 4 at `speed`. Job R runs on 3 + 3 processors
+    /// until 100 (estimated); the head H needs 4 on both, so it waits for
+    /// R: shadow time 100, nothing extra. One processor is free on each.
+    struct World {
+        platform: Platform,
+        jobs: Slab<JobView>,
+        running: Vec<JobKey>,
+        free: Vec<u32>,
+    }
+
+    impl World {
+        fn new(speed: f64) -> World {
+            let mut platform = Platform::uniform(2, 4);
+            for c in &mut platform.clusters {
+                c.speed = speed;
+            }
+            let mut jobs = Slab::new();
+            let r = JobKey(jobs.insert(JobView {
+                id: 100,
+                size: 6,
+                components: vec![3, 3],
+                estimate: s(100),
+                state: JobState::Running,
+                assignment: vec![(0, 3), (1, 3)],
+                processors: vec![vec![0, 1, 2], vec![0, 1, 2]],
+                rate: speed,
+                estimated_end: s(100),
+                ..JobView::default()
+            }));
+            World {
+                platform,
+                jobs,
+                running: vec![r],
+                free: vec![1, 1],
+            }
+        }
+
+        /// A queued job: its arrival number is its id.
+        fn job(&mut self, arrival: u64, components: &[u32], estimate: i64) -> JobKey {
+            JobKey(self.jobs.insert(JobView {
+                id: arrival,
+                size: components.iter().sum(),
+                components: components.to_vec(),
+                estimate: s(estimate),
+                arrival,
+                rate: 1.0,
+                ..JobView::default()
+            }))
+        }
+
+        /// One decision point at time 0: the ids started.
+        fn decide(&self, easy: &mut Easy, queue: &[JobKey]) -> Vec<u64> {
+            let view = SystemView {
+                now: SimTime::ZERO,
+                platform: &self.platform,
+                free: &self.free,
+                queue,
+                running: &self.running,
+                jobs: &self.jobs,
+                queue_edits: 0,
+                requeue_expired: false,
+                reservations: &[],
+                seed: 0,
+            };
+            let mut out = Vec::new();
+            easy.schedule(&view, &mut out);
+            out.iter().map(|d| self.jobs[d.job.0].id).collect()
+        }
+
+        /// The engine starts `key` where the policy put it.
+        fn start(&mut self, key: JobKey, cluster: u16) {
+            let j = &mut self.jobs[key.0];
+            j.state = JobState::Running;
+            j.assignment = vec![(cluster, j.size)];
+            j.estimated_end = j.estimate;
+            self.free[cluster as usize] -= j.size;
+            self.running.push(key);
+        }
+    }
+
+    fn easy() -> Easy {
+        Easy::new(Box::new(WorstFit), PolicySpec::default())
+    }
+
+    /// H (1) waits; A (2) and B (4) are too wide for one free processor;
+    /// D (3) ends by the shadow time and is backfilled.
+    fn first_pass(w: &mut World, easy: &mut Easy) -> [JobKey; 4] {
+        let keys = [
+            w.job(1, &[4, 4], 10),
+            w.job(2, &[2], 10),
+            w.job(3, &[1], 5),
+            w.job(4, &[2], 10),
+        ];
+        assert_eq!(w.decide(easy, &keys), vec![3]);
+        assert_eq!(easy.plan.shadow, Some(s(100)));
+        assert_eq!(easy.plan.extra, vec![0, 0]);
+        // Every job behind the head was tried, the head itself not.
+        assert_eq!(easy.candidates, vec![1, 2, 3]);
+        keys
+    }
+
+    #[test]
+    fn a_decision_point_where_nothing_grew_tries_the_new_arrivals_only() {
+        let mut w = World::new(1.0);
+        let mut easy = easy();
+        let [h, a, d, b] = first_pass(&mut w, &mut easy);
+        // D started on the cluster with the lower index of the tie.
+        w.start(d, 0);
+        let c = w.job(5, &[2], 10);
+        assert_eq!(w.decide(&mut easy, &[h, a, b, c]), Vec::<u64>::new());
+        // Same shadow time, no more free or extra, D gone: only C, at
+        // queue position 3, is new.
+        assert_eq!(easy.candidates, vec![3]);
+    }
+
+    #[test]
+    fn a_start_the_engine_refused_is_tried_again() {
+        let mut w = World::new(1.0);
+        let mut easy = easy();
+        let [h, a, d, b] = first_pass(&mut w, &mut easy);
+        // The engine did not start D, and its processor went to a job
+        // that is not the policy's (until 50): no more free than after
+        // the scan, the same shadow time.
+        let x = w.job(0, &[1], 50);
+        w.start(x, 0);
+        assert_eq!(w.decide(&mut easy, &[h, a, d, b]), vec![3]);
+        assert_eq!(easy.candidates, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn faster_clusters_make_the_old_jobs_worth_trying_again() {
+        // At half speed E's 60 s take 120: past the shadow time.
+        let mut w = World::new(0.5);
+        let mut easy = easy();
+        let h = w.job(1, &[4, 4], 10);
+        let e = w.job(2, &[1], 60);
+        assert_eq!(w.decide(&mut easy, &[h, e]), Vec::<u64>::new());
+        assert_eq!(easy.candidates, vec![1]);
+        // The same jobs on clusters of full speed: E ends by 100.
+        let mut fast = World::new(1.0);
+        let (h, e) = (fast.job(1, &[4, 4], 10), fast.job(2, &[1], 60));
+        assert_eq!(fast.decide(&mut easy, &[h, e]), vec![2]);
+    }
+}
