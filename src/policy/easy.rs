@@ -458,6 +458,7 @@ mod tests {
         jobs: Slab<JobView>,
         running: Vec<JobKey>,
         free: Vec<u32>,
+        now: SimTime,
     }
 
     impl World {
@@ -484,6 +485,7 @@ mod tests {
                 jobs,
                 running: vec![r],
                 free: vec![1, 1],
+                now: SimTime::ZERO,
             }
         }
 
@@ -500,10 +502,10 @@ mod tests {
             }))
         }
 
-        /// One decision point at time 0: the ids started.
+        /// One decision point: the ids started.
         fn decide(&self, easy: &mut Easy, queue: &[JobKey]) -> Vec<u64> {
             let view = SystemView {
-                now: SimTime::ZERO,
+                now: self.now,
                 platform: &self.platform,
                 free: &self.free,
                 queue,
@@ -563,6 +565,26 @@ mod tests {
         // Same shadow time, no more free or extra, D gone: only C, at
         // queue position 3, is new.
         assert_eq!(easy.candidates, vec![3]);
+    }
+
+    #[test]
+    fn the_head_is_not_tried_again_behind_itself() {
+        let mut w = World::new(1.0);
+        let mut easy = easy();
+        let h = w.job(1, &[4, 4], 10);
+        let a = w.job(2, &[1], 5);
+        assert_eq!(w.decide(&mut easy, &[h, a]), vec![2]);
+        // At 10 R and A have ended (early and on time): H starts, and C,
+        // the first job to arrive since, is the head. Everything behind it
+        // arrived after the last scan: there is nothing to try.
+        w.now = s(10);
+        w.running.clear();
+        w.free = vec![4, 4];
+        let c = w.job(3, &[4, 4], 10);
+        assert_eq!(w.decide(&mut easy, &[h, c]), vec![1]);
+        assert_eq!(easy.plan.head, Some(3));
+        assert_eq!(easy.plan.shadow, Some(s(20)));
+        assert_eq!(easy.candidates, Vec::<usize>::new());
     }
 
     #[test]
