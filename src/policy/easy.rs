@@ -450,9 +450,10 @@ mod tests {
         SimTime::from_secs(x)
     }
 
-    /// Two clusters of 4 at `speed`. Job R runs on 3 + 3 processors
-    /// until 100 (estimated); the head H needs 4 on both, so it waits for
-    /// R: shadow time 100, nothing extra. One processor is free on each.
+    /// Clusters of 4 at `speed` (two, or one for [`World::one`]). Job R
+    /// runs on 3 processors of each until 100 (estimated); a head that
+    /// needs 4 on each waits for R: shadow time 100, nothing extra. One
+    /// processor is free on each.
     struct World {
         platform: Platform,
         jobs: Slab<JobView>,
@@ -463,19 +464,27 @@ mod tests {
 
     impl World {
         fn new(speed: f64) -> World {
-            let mut platform = Platform::uniform(2, 4);
+            World::on(2, speed)
+        }
+
+        fn one(speed: f64) -> World {
+            World::on(1, speed)
+        }
+
+        fn on(clusters: usize, speed: f64) -> World {
+            let mut platform = Platform::uniform(clusters, 4);
             for c in &mut platform.clusters {
                 c.speed = speed;
             }
             let mut jobs = Slab::new();
             let r = JobKey(jobs.insert(JobView {
                 id: 100,
-                size: 6,
-                components: vec![3, 3],
+                size: 3 * clusters as u32,
+                components: vec![3; clusters],
                 estimate: s(100),
                 state: JobState::Running,
-                assignment: vec![(0, 3), (1, 3)],
-                processors: vec![vec![0, 1, 2], vec![0, 1, 2]],
+                assignment: (0..clusters as u16).map(|c| (c, 3)).collect(),
+                processors: vec![vec![0, 1, 2]; clusters],
                 rate: speed,
                 estimated_end: s(100),
                 ..JobView::default()
@@ -484,7 +493,7 @@ mod tests {
                 platform,
                 jobs,
                 running: vec![r],
-                free: vec![1, 1],
+                free: vec![1; clusters],
                 now: SimTime::ZERO,
             }
         }
@@ -613,6 +622,35 @@ mod tests {
         // The same jobs on clusters of full speed: E ends by 100.
         let mut fast = World::new(1.0);
         let (h, e) = (fast.job(1, &[4, 4], 10), fast.job(2, &[1], 60));
+        assert_eq!(fast.decide(&mut easy, &[h, e]), vec![2]);
+    }
+
+    /// On one cluster in arrival order the scan reads a copy of the queue
+    /// kept across decision points: the jobs started leave gaps in it and
+    /// the arrivals since are appended, without rebuilding it.
+    #[test]
+    fn the_copy_of_the_queue_is_kept_with_gaps() {
+        let mut w = World::one(1.0);
+        let mut easy = easy();
+        let (h, a, b) = (w.job(1, &[4], 10), w.job(2, &[1], 5), w.job(3, &[2], 10));
+        assert_eq!(w.decide(&mut easy, &[h, a, b]), vec![2]);
+        w.start(a, 0);
+        let c = w.job(4, &[2], 10);
+        assert_eq!(w.decide(&mut easy, &[h, b, c]), Vec::<u64>::new());
+        let q = easy.queue.as_ref().expect("a copy");
+        assert_eq!(q.arrivals, vec![1, 2, 3, 4]);
+        assert_eq!(q.sizes, vec![4, QueueCopy::GONE, 2, 2]);
+        assert_eq!(q.live, 3);
+    }
+
+    #[test]
+    fn the_copy_of_the_queue_is_rebuilt_on_a_faster_cluster() {
+        let mut w = World::one(0.5);
+        let mut easy = easy();
+        let (h, e) = (w.job(1, &[4], 10), w.job(2, &[1], 60));
+        assert_eq!(w.decide(&mut easy, &[h, e]), Vec::<u64>::new());
+        let mut fast = World::one(1.0);
+        let (h, e) = (fast.job(1, &[4], 10), fast.job(2, &[1], 60));
         assert_eq!(fast.decide(&mut easy, &[h, e]), vec![2]);
     }
 }
