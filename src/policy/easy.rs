@@ -460,6 +460,7 @@ mod tests {
         running: Vec<JobKey>,
         free: Vec<u32>,
         now: SimTime,
+        edits: u64,
     }
 
     impl World {
@@ -495,6 +496,7 @@ mod tests {
                 running: vec![r],
                 free: vec![1; clusters],
                 now: SimTime::ZERO,
+                edits: 0,
             }
         }
 
@@ -520,7 +522,7 @@ mod tests {
                 queue,
                 running: &self.running,
                 jobs: &self.jobs,
-                queue_edits: 0,
+                queue_edits: self.edits,
                 requeue_expired: false,
                 reservations: &[],
                 seed: 0,
@@ -631,6 +633,7 @@ mod tests {
     #[test]
     fn the_copy_of_the_queue_is_kept_with_gaps() {
         let mut w = World::one(1.0);
+        w.edits = 7;
         let mut easy = easy();
         let (h, a, b) = (w.job(1, &[4], 10), w.job(2, &[1], 5), w.job(3, &[2], 10));
         assert_eq!(w.decide(&mut easy, &[h, a, b]), vec![2]);
@@ -652,5 +655,37 @@ mod tests {
         let mut fast = World::one(1.0);
         let (h, e) = (fast.job(1, &[4], 10), fast.job(2, &[1], 60));
         assert_eq!(fast.decide(&mut easy, &[h, e]), vec![2]);
+    }
+
+    #[test]
+    fn the_copy_of_the_queue_is_rebuilt_after_a_refused_start() {
+        let mut w = World::one(1.0);
+        let mut easy = easy();
+        let (h, a, b) = (w.job(1, &[4], 10), w.job(2, &[1], 5), w.job(3, &[2], 10));
+        assert_eq!(w.decide(&mut easy, &[h, a, b]), vec![2]);
+        // The engine did not start A: it is tried again.
+        assert_eq!(w.decide(&mut easy, &[h, a, b]), vec![2]);
+    }
+
+    /// The copy is rebuilt once its gaps outnumber the jobs in it by more
+    /// than 1,024: with 1,101 entries, at 38 jobs queued and not at 39.
+    #[test]
+    fn the_copy_of_the_queue_is_rebuilt_once_the_gaps_are_many() {
+        let mut w = World::one(1.0);
+        let mut easy = easy();
+        let mut queue = vec![w.job(1, &[4], 10)];
+        queue.extend((2..=1101).map(|a| w.job(a, &[1], 5)));
+        let mut sizes = Vec::new();
+        while queue.len() > 1 {
+            // One small job backfilled a pass; it ends before the next.
+            assert_eq!(w.decide(&mut easy, &queue), vec![w.jobs[queue[1].0].id]);
+            let q = easy.queue.as_ref().expect("a copy");
+            sizes.push((queue.len(), q.arrivals.len()));
+            queue.remove(1);
+        }
+        let rebuilt: Vec<_> = sizes.windows(2).filter(|p| p[1].1 < p[0].1).collect();
+        assert_eq!(rebuilt.len(), 1, "{rebuilt:?}");
+        assert_eq!(rebuilt[0][0], (39, 1101));
+        assert_eq!(rebuilt[0][1], (38, 38));
     }
 }
