@@ -688,4 +688,16 @@ mod tests {
         assert_eq!(rebuilt[0][0], (39, 1101));
         assert_eq!(rebuilt[0][1], (38, 38));
     }
+
+    #[test]
+    fn it_keeps_the_spec_it_was_built_with() {
+        let spec = PolicySpec {
+            name: crate::sched::PolicyName::Easy,
+            order: BackfillOrder::Smallest,
+            ..PolicySpec::default()
+        };
+        assert_ne!(spec, PolicySpec::default());
+        let easy = Easy::new(Box::new(WorstFit), spec.clone());
+        assert_eq!(easy.spec(), &spec);
+    }
 }
