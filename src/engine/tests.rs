@@ -1123,3 +1123,147 @@ mod restless {
         assert_eq!(*at, SimTime::from_secs(2));
     }
 }
+
+/// Every check of a reservation request, each at its boundary: a window
+/// ahead of now and not empty, processors that are there and named once,
+/// free of other windows and of running jobs over it, and jobs held by one
+/// reservation at a time.
+mod grants {
+    use super::protocol::job;
+    use crate::engine::{Engine, EngineConfig, Refusal};
+    use crate::model::{Platform, SimTime};
+    use crate::sched::{PolicySpec, Reserve};
+
+    fn secs(s: i64) -> SimTime {
+        SimTime::from_secs(s)
+    }
+
+    fn ask(procs: &[u32], start: i64, finish: i64, holds: &[u64]) -> Reserve {
+        Reserve {
+            cluster: 0,
+            processors: procs.to_vec(),
+            start: secs(start),
+            finish: secs(finish),
+            holds: holds.to_vec(),
+        }
+    }
+
+    /// Asserts that `r` is refused for a reason containing `why`.
+    fn refused(e: &mut Engine, r: Reserve, why: &str) {
+        match e.grant(&r) {
+            Err(Refusal::Reservation(reason)) => {
+                assert!(reason.contains(why), "{r:?}: {reason}")
+            }
+            other => panic!("{r:?}: {other:?}"),
+        }
+    }
+
+    /// Four processors at 5 s: job 1 runs on processors 0 and 1 until
+    /// 20 (its estimate), job 2 waits to arrive at 100.
+    fn engine() -> Engine {
+        let mut e = Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(vec![job(1, 0, 2, 20), job(2, 100, 1, 5)].into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+        )
+        .unwrap();
+        e.step_until(secs(5));
+        assert_eq!(e.now(), secs(5));
+        assert_eq!(e.running_processors(), vec![(1, vec![(0, vec![0, 1])])]);
+        e
+    }
+
+    #[test]
+    fn the_window_must_lie_ahead_of_now_and_not_be_empty() {
+        let mut e = engine();
+        for (start, finish) in [(4, 30), (10, 10), (10, 9)] {
+            refused(&mut e, ask(&[3], start, finish, &[]), "is not ahead of now");
+        }
+        refused(
+            &mut e,
+            Reserve {
+                cluster: 9,
+                ..ask(&[3], 10, 20, &[])
+            },
+            "no cluster 9",
+        );
+        refused(&mut e, ask(&[], 10, 20, &[]), "no processors named");
+        // From now, for one second: active at once, over at 6.
+        assert_eq!(e.grant(&ask(&[3], 5, 6, &[])), Ok(1));
+        assert_eq!(e.reservations().len(), 1);
+        assert!(e.reservations()[0].active);
+        assert_eq!(e.next_event_time(), Some(secs(6)));
+    }
+
+    /// A window ahead of now begins at its start, when nothing else
+    /// happens then, and ends at its finish.
+    #[test]
+    fn a_window_begins_and_ends_on_time() {
+        let mut e = engine();
+        assert_eq!(e.grant(&ask(&[2, 3], 10, 30, &[])), Ok(1));
+        assert!(!e.reservations()[0].active);
+        assert_eq!(e.free_processors(), &[2]);
+        assert_eq!(e.next_event_time(), Some(secs(10)));
+        e.step_until(secs(10));
+        assert!(e.reservations()[0].active);
+        assert_eq!(e.free_processors(), &[0]);
+        e.step_until(secs(30));
+        assert!(e.reservations().is_empty());
+        assert_eq!(e.free_processors(), &[4]);
+    }
+
+    #[test]
+    fn processors_must_be_there_named_once_and_free_of_other_windows() {
+        let mut e = engine();
+        assert_eq!(e.grant(&ask(&[3], 10, 20, &[])), Ok(1));
+        refused(
+            &mut e,
+            ask(&[4], 30, 40, &[]),
+            "processor 4 of cluster 0 is not there",
+        );
+        refused(
+            &mut e,
+            ask(&[2, 2], 30, 40, &[]),
+            "processor 2 of cluster 0 is not there or named twice",
+        );
+        // Overlapping the window by a second at either end, or inside it.
+        for (start, finish) in [(19, 30), (5, 11), (12, 13)] {
+            refused(
+                &mut e,
+                ask(&[2, 3], start, finish, &[]),
+                "processor 3 of cluster 0 is in reservation 1",
+            );
+        }
+        // Right after it and right before it.
+        assert_eq!(e.grant(&ask(&[3], 20, 30, &[])), Ok(2));
+        assert_eq!(e.grant(&ask(&[2, 3], 5, 10, &[])), Ok(3));
+        assert_eq!(e.reservations().len(), 3);
+    }
+
+    #[test]
+    fn a_running_job_keeps_its_processors_until_its_estimated_end() {
+        let mut e = engine();
+        refused(
+            &mut e,
+            ask(&[1], 19, 30, &[]),
+            "processor 1 of cluster 0 runs job 1",
+        );
+        // Unless the reservation holds it.
+        assert_eq!(e.grant(&ask(&[1], 19, 30, &[1])), Ok(1));
+        // From its estimated end on.
+        assert_eq!(e.grant(&ask(&[0], 20, 30, &[])), Ok(2));
+    }
+
+    #[test]
+    fn a_job_is_held_by_one_reservation_at_a_time() {
+        let mut e = engine();
+        assert_eq!(e.grant(&ask(&[3], 10, 20, &[2])), Ok(1));
+        refused(
+            &mut e,
+            ask(&[2], 10, 20, &[2]),
+            "job 2 is held by reservation 1",
+        );
+        assert_eq!(e.grant(&ask(&[2], 10, 20, &[])), Ok(2));
+    }
+}
