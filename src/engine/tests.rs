@@ -1131,7 +1131,7 @@ mod restless {
 mod grants {
     use super::protocol::job;
     use crate::engine::{Engine, EngineConfig, Refusal};
-    use crate::model::{Platform, SimTime};
+    use crate::model::{JobSpec, Platform, SimTime};
     use crate::sched::{PolicySpec, Reserve};
 
     fn secs(s: i64) -> SimTime {
@@ -1265,5 +1265,36 @@ mod grants {
             "job 2 is held by reservation 1",
         );
         assert_eq!(e.grant(&ask(&[2], 10, 20, &[])), Ok(2));
+    }
+
+    /// A job still running past its estimate on a window's processor when
+    /// the window begins is killed there: the window is the reservation's.
+    #[test]
+    fn a_window_takes_its_processors_from_a_job_past_its_estimate() {
+        let mut e = Engine::new(
+            Platform::uniform(1, 4),
+            Box::new(
+                vec![
+                    JobSpec {
+                        runtime: secs(40),
+                        ..job(1, 0, 2, 20)
+                    },
+                    job(2, 100, 1, 5),
+                ]
+                .into_iter(),
+            ),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+        )
+        .unwrap();
+        e.step_until(secs(5));
+        assert_eq!(e.grant(&ask(&[1], 20, 30, &[])), Ok(1));
+        e.step_until(secs(20));
+        assert_eq!(e.counters().killed, 1);
+        assert!(e.running_processors().is_empty());
+        assert!(e.reservations()[0].active);
+        assert_eq!(e.free_processors(), &[3]);
+        let records: Vec<_> = e.drain_records().map(|r| (r.id, r.start, r.end)).collect();
+        assert_eq!(records, vec![(1, secs(0), secs(20))]);
     }
 }
