@@ -1297,4 +1297,63 @@ mod grants {
         let records: Vec<_> = e.drain_records().map(|r| (r.id, r.start, r.end)).collect();
         assert_eq!(records, vec![(1, secs(0), secs(20))]);
     }
+
+    /// What a job held by a reservation may start on: one component on the
+    /// reservation's cluster, at most its width, on as many of the
+    /// reservation's processors as it takes, each named once, inside the
+    /// window and ending by its finish.
+    #[test]
+    fn a_held_job_starts_inside_its_window_only() {
+        use crate::sched::{Start, StartKind};
+        let mut e = Engine::new(
+            Platform::uniform(2, 8),
+            Box::new(vec![job(1, 0, 2, 20), job(2, 6, 2, 5)].into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+        )
+        .unwrap();
+        e.step_until(secs(5));
+        assert_eq!(e.grant(&ask(&[2, 3, 4, 5], 10, 30, &[2])), Ok(1));
+        e.step_until(secs(6));
+        assert_eq!(e.queue.len(), 1);
+        let held = e.queue[0];
+        let start = |assignment: Vec<(u16, u32)>, procs: Option<Vec<Vec<u32>>>| Start {
+            job: held,
+            assignment,
+            kind: StartKind::Head,
+            processors: procs,
+            processes: None,
+        };
+        let good = || start(vec![(0, 2)], Some(vec![vec![2, 3]]));
+        let outside = Err(Refusal::OutsideReservation {
+            job: 2,
+            reservation: 1,
+        });
+        // Before the window.
+        assert_eq!(e.check_reserved_start(&good()), outside);
+        e.step_until(secs(10));
+        assert_eq!(e.check_reserved_start(&good()), Ok(Some(1)));
+        // Fewer processors than its width will do.
+        assert_eq!(
+            e.check_reserved_start(&start(vec![(0, 1)], Some(vec![vec![5]]))),
+            Ok(Some(1))
+        );
+        for bad in [
+            start(vec![(1, 2)], Some(vec![vec![2, 3]])),
+            start(vec![(0, 0)], Some(vec![vec![]])),
+            start(vec![(0, 3)], Some(vec![vec![2, 3, 4]])),
+            start(vec![(0, 2)], Some(vec![vec![2, 3, 4]])),
+            start(vec![(0, 2)], Some(vec![vec![2, 6]])),
+            start(vec![(0, 2)], Some(vec![vec![3, 3]])),
+            start(vec![(0, 2)], None),
+            start(vec![(0, 1), (1, 1)], Some(vec![vec![2], vec![3]])),
+        ] {
+            assert_eq!(e.check_reserved_start(&bad), outside, "{bad:?}");
+        }
+        // Ending by the window's finish: 5 s from 25, not from 26.
+        e.step_until(secs(25));
+        assert_eq!(e.check_reserved_start(&good()), Ok(Some(1)));
+        e.step_until(secs(26));
+        assert_eq!(e.check_reserved_start(&good()), outside);
+    }
 }
