@@ -1158,17 +1158,23 @@ mod grants {
         }
     }
 
-    /// Four processors at 5 s: job 1 runs on processors 0 and 1 until
-    /// 20 (its estimate), job 2 waits to arrive at 100.
-    fn engine() -> Engine {
+    /// First come, first served on `clusters` of `processors`, at 5 s.
+    fn fcfs_at_5(clusters: usize, processors: u32, jobs: Vec<JobSpec>) -> Engine {
         let mut e = Engine::new(
-            Platform::uniform(1, 4),
-            Box::new(vec![job(1, 0, 2, 20), job(2, 100, 1, 5)].into_iter()),
+            Platform::uniform(clusters, processors),
+            Box::new(jobs.into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig::default(),
         )
         .unwrap();
         e.step_until(secs(5));
+        e
+    }
+
+    /// Four processors at 5 s: job 1 runs on processors 0 and 1 until
+    /// 20 (its estimate), job 2 waits to arrive at 100.
+    fn engine() -> Engine {
+        let e = fcfs_at_5(1, 4, vec![job(1, 0, 2, 20), job(2, 100, 1, 5)]);
         assert_eq!(e.now(), secs(5));
         assert_eq!(e.running_processors(), vec![(1, vec![(0, vec![0, 1])])]);
         e
@@ -1271,23 +1277,11 @@ mod grants {
     /// the window begins is killed there: the window is the reservation's.
     #[test]
     fn a_window_takes_its_processors_from_a_job_past_its_estimate() {
-        let mut e = Engine::new(
-            Platform::uniform(1, 4),
-            Box::new(
-                vec![
-                    JobSpec {
-                        runtime: secs(40),
-                        ..job(1, 0, 2, 20)
-                    },
-                    job(2, 100, 1, 5),
-                ]
-                .into_iter(),
-            ),
-            &PolicySpec::fcfs(),
-            EngineConfig::default(),
-        )
-        .unwrap();
-        e.step_until(secs(5));
+        let long = JobSpec {
+            runtime: secs(40),
+            ..job(1, 0, 2, 20)
+        };
+        let mut e = fcfs_at_5(1, 4, vec![long, job(2, 100, 1, 5)]);
         assert_eq!(e.grant(&ask(&[1], 20, 30, &[])), Ok(1));
         e.step_until(secs(20));
         assert_eq!(e.counters().killed, 1);
@@ -1305,14 +1299,7 @@ mod grants {
     #[test]
     fn a_held_job_starts_inside_its_window_only() {
         use crate::sched::{Start, StartKind};
-        let mut e = Engine::new(
-            Platform::uniform(2, 8),
-            Box::new(vec![job(1, 0, 2, 20), job(2, 6, 2, 5)].into_iter()),
-            &PolicySpec::fcfs(),
-            EngineConfig::default(),
-        )
-        .unwrap();
-        e.step_until(secs(5));
+        let mut e = fcfs_at_5(2, 8, vec![job(1, 0, 2, 20), job(2, 6, 2, 5)]);
         assert_eq!(e.grant(&ask(&[2, 3, 4, 5], 10, 30, &[2])), Ok(1));
         e.step_until(secs(6));
         assert_eq!(e.queue.len(), 1);
