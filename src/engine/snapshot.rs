@@ -316,9 +316,12 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
         .take(window.rows)
         .copied()
         .collect();
-    // The head when the window starts behind it; a watched job outside the
-    // window (one pass over the queue, only while its detail is open).
-    let head = (from > 0).then(|| e.queue.first().copied()).flatten();
+    // The head when the window does not carry it (it starts behind it or
+    // carries no rows); a watched job outside the window (one pass over the
+    // queue, only while its detail is open).
+    let head = (from > 0 || keys.is_empty())
+        .then(|| e.queue.first().copied())
+        .flatten();
     let watched = watched
         .filter(|id| !keys.iter().any(|k| e.jobs[k.0].id == *id))
         .and_then(|id| e.queue.iter().position(|k| e.jobs[k.0].id == id))
@@ -459,4 +462,121 @@ fn earliest_reservations(all: &[ReservationView]) -> Vec<ReservationView> {
     let mut order: Vec<&ReservationView> = all.iter().collect();
     order.sort_by_key(|r| (r.start, r.id));
     order.into_iter().take(MAX_RESERVATIONS).cloned().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: u64) -> QueueRow {
+        QueueRow {
+            id,
+            submit: SimTime::ZERO,
+            size: 1,
+            components: vec![1],
+            estimate: SimTime::from_secs(10),
+            injected: false,
+            planned_start: None,
+            graph: None,
+        }
+    }
+
+    #[test]
+    fn a_window_covers_the_positions_inside_it_only() {
+        // Positions 7..14.
+        let w = QueueWindow::around(10, 3);
+        assert_eq!(w, QueueWindow { from: 7, rows: 7 });
+        assert!(w.covers(7, 7), "the whole window");
+        assert!(w.covers(9, 2));
+        assert!(!w.covers(6, 1), "a row before it");
+        assert!(!w.covers(6, 8), "starts before it, ends inside");
+        assert!(!w.covers(8, 7), "starts inside, ends past it");
+        assert!(!w.covers(14, 1), "the row after it");
+        assert!(QueueWindow::ALL.covers(100_000, usize::MAX));
+    }
+
+    #[test]
+    fn a_slice_knows_its_length_and_window_beyond_the_rows_it_carries() {
+        let empty = QueueSlice::whole(Vec::new());
+        assert!(empty.is_empty());
+        assert_eq!(empty.window(), 0..0);
+        assert!(empty.is_whole());
+        // Rows for positions 3..5 of a queue of 9.
+        let mut part = QueueSlice {
+            len: 9,
+            from: 3,
+            rows: vec![row(13), row(14)],
+            head: Some(row(10)),
+            watched: Some((7, row(17))),
+        };
+        assert!(!part.is_empty());
+        assert_eq!(part.len(), 9);
+        assert_eq!(part.window(), 3..5);
+        assert!(!part.is_whole());
+        assert_eq!(part.first().map(|r| r.id), Some(10));
+        assert_eq!(part.get(4).map(|r| r.id), Some(14));
+        assert!(part.get(2).is_none() && part.get(5).is_none());
+        assert_eq!(part.find(14).map(|(i, r)| (i, r.id)), Some((4, 14)));
+        assert_eq!(part.find(17).map(|(i, r)| (i, r.id)), Some((7, 17)));
+        assert!(part.find(10).is_none(), "the head is not a found row");
+        // A row pushed at the end of a queue not carried to its end is
+        // counted, not carried.
+        part.push(row(19));
+        assert_eq!((part.len(), part.window()), (10, 3..5));
+        assert!(part.remove(8).is_none(), "not carried: nothing removed");
+        assert!(part.remove(5).is_none(), "just past the rows carried");
+        assert_eq!(part.remove(3).map(|r| r.id), Some(13));
+        assert_eq!((part.len(), part.window()), (9, 3..4));
+        // Rows from the head, not to the end, are not the whole queue.
+        let head = QueueSlice {
+            len: 3,
+            rows: vec![row(1)],
+            ..QueueSlice::default()
+        };
+        assert!(!head.is_whole());
+        // A whole slice stays whole.
+        let mut whole = QueueSlice::whole(vec![row(1)]);
+        whole.push(row(2));
+        assert!(whole.is_whole() && whole.window() == (0..2));
+    }
+
+    #[test]
+    fn the_json_of_a_running_row_names_folds_and_requeues_only_when_there_are_some() {
+        let rigid = RunningRow {
+            id: 4,
+            submit: SimTime::ZERO,
+            start: SimTime::from_secs(1),
+            size: 8,
+            components: vec![8],
+            clusters: vec![0],
+            estimated_end: SimTime::from_secs(11),
+            estimate: SimTime::from_secs(10),
+            injected: false,
+            jumped_ahead: false,
+            expired: false,
+            rate: 1.0,
+            slowdown: None,
+            graph: None,
+            fold: 1,
+            folds: 0,
+            requeues: 0,
+        };
+        let json = |r: &RunningRow| serde_json::to_value(r).unwrap();
+        let plain = json(&rigid);
+        for key in ["fold", "folds", "requeues"] {
+            assert!(plain.get(key).is_none(), "{key} in {plain}");
+        }
+        assert_eq!(plain["size"], 8);
+        let folded = RunningRow {
+            fold: 4,
+            folds: 2,
+            requeues: 1,
+            ..rigid
+        };
+        let v = json(&folded);
+        assert_eq!(
+            (&v["fold"], &v["folds"], &v["requeues"]),
+            (&4.into(), &2.into(), &1.into())
+        );
+    }
 }
