@@ -107,12 +107,19 @@ fn check_reservations(e: &Engine) -> u64 {
 /// An engine under `ar` on one cluster of `procs` processors, its
 /// independent jobs scheduled by `independent` (`fcfs`, `easy`).
 fn under_ar(source: WithGraphs, procs: u32, independent: &str) -> Engine {
+    under_ar_with(source, procs, &[("independent", independent)])
+}
+
+/// An engine under `ar` with the word parameters `params`.
+fn under_ar_with(source: WithGraphs, procs: u32, params: &[(&str, &str)]) -> Engine {
     let mut spec = PolicySpec {
         name: PolicyName::new("ar"),
         ..PolicySpec::default()
     };
-    spec.params
-        .insert("independent".into(), ParamValue::Text(independent.into()));
+    for (key, word) in params {
+        spec.params
+            .insert(key.to_string(), ParamValue::Text(word.to_string()));
+    }
     Engine::new(
         Platform::uniform(1, procs),
         Box::new(source),
@@ -272,4 +279,34 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
         assert!(checked > 0, "{to:?}: no job ran beside a reservation");
     }
     assert_eq!(switched_with_reservations, cases.len());
+}
+
+/// The `rearrange` parameter reaches the scheduler: on the same workload,
+/// rearranging busiest-first and least-busy-first place the graphs'
+/// subtasks on other processors of their reservations.
+#[test]
+fn the_rearrange_order_changes_where_subtasks_run() {
+    let blocks = |seed: u64, order: &str| {
+        let mut e = under_ar_with(graphs_and_jobs(seed, 16), 16, &[("rearrange", order)]);
+        let mut seen = Vec::new();
+        while e.step().is_some() && e.now() < SimTime::from_secs(3_600) {
+            let PolicyState::Reservations(v) = e.policy_state() else {
+                panic!("ar reports its reservations");
+            };
+            seen.extend(
+                v.blocks
+                    .iter()
+                    .filter(|b| b.graph)
+                    .map(|b| (b.job, b.processor, b.start)),
+            );
+        }
+        seen.sort();
+        seen.dedup();
+        assert!(!seen.is_empty(), "no graph reserved within the hour");
+        seen
+    };
+    let differ = (1..=3)
+        .filter(|&seed| blocks(seed, "busiest-first") != blocks(seed, "least-busy-first"))
+        .count();
+    assert!(differ > 0, "the order changed nothing on three workloads");
 }
