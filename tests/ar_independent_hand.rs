@@ -143,3 +143,36 @@ fn fcfs_around_a_reservation_every_start() {
     .collect();
     assert_eq!(got, want);
 }
+
+/// A job past its estimate may end at any moment, but it has not ended
+/// yet: a reservation asked for while it runs begins on its processors at
+/// the next instant at the earliest, never at the instant of the request.
+///
+/// Two processors. Job 1 (both, 100 s, estimated 10 s) starts at 0; at 30
+/// the graph arrives and AR asks for its reservation at once.
+#[test]
+fn a_reservation_waits_an_instant_for_a_job_past_its_estimate() {
+    let mut late = job(1, 0, 2, 100);
+    late.estimate = Some(SimTime::from_secs(10));
+    let jobs = vec![
+        late,
+        JobSpec {
+            submit: SimTime::from_secs(30),
+            ..graph()
+        },
+    ];
+    let spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, 2),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(30));
+    let starts: Vec<SimTime> = e.reservations().iter().map(|r| r.start).collect();
+    assert_eq!(starts, [SimTime::from_secs(30) + SimTime(1)]);
+}
