@@ -176,3 +176,153 @@ fn a_reservation_waits_an_instant_for_a_job_past_its_estimate() {
     let starts: Vec<SimTime> = e.reservations().iter().map(|r| r.start).collect();
     assert_eq!(starts, [SimTime::from_secs(30) + SimTime(1)]);
 }
+
+/// A graph of independent subtasks of `weights` units of `unit_secs` each,
+/// one to a target processor.
+fn graph_of(id: u64, family: u32, weights: &[u64], unit_secs: i64) -> JobSpec {
+    let n = weights.len();
+    let gj = GraphJob {
+        family,
+        label: "hand".into(),
+        graph: TaskGraph::new(weights.to_vec(), &[]).unwrap(),
+        schedule: Schedule {
+            procs: n,
+            proc: (0..n).collect(),
+            start: vec![0; n],
+        },
+        tpes: n as u32,
+        unit: SimTime::from_secs(unit_secs),
+    };
+    let len = gj.length().as_secs_f64() as i64;
+    JobSpec {
+        graph: Some(Arc::new(gj)),
+        ..job(id, 0, n as u32, len)
+    }
+}
+
+/// Two graphs of two families, one reservation each, a second apart.
+///
+/// Four processors, a request every second. At 0 graph G1 (family 0:
+/// subtasks of 10 and 5 units of 2 s, so 20 s on two processors, the
+/// second row idle for its last 10 s), graph G2 (family 1: 10 and 10
+/// units of 2 s) and job J (1 wide, 10 s) arrive. The first request takes
+/// G1's family alone: p0, p1 over [0, 20), J backfilled into the idle
+/// row at 10. The request at 1 takes G2; p0 and p1 are G1's until 20, so
+/// it gets p2, p3 over [1, 21). Efficiency: G1 15 of 20 units, G2 20 of
+/// 20; backfilled 5 units, 10 s.
+#[test]
+fn a_second_reservation_goes_beside_the_first_with_its_figures() {
+    let (g1, g2) = (G, G + 1);
+    let jobs = vec![
+        graph_of(g1, 0, &[10, 5], 2),
+        graph_of(g2, 1, &[10, 10], 2),
+        job(1, 0, 1, 10),
+    ];
+    let mut spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    spec.params.insert("interval".into(), ParamValue::Int(1));
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut reserved = Vec::new();
+    let mut starts = BTreeMap::new();
+    while e.step().is_some() {
+        for r in e.reservations() {
+            reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
+        }
+        for rec in e.drain_records() {
+            assert!(!rec.killed, "job {} killed", rec.id);
+            starts.insert(rec.id, rec.start);
+        }
+    }
+    e.check_conservation().unwrap();
+    assert_eq!(e.counters().refused, 0);
+    reserved.sort();
+    reserved.dedup();
+    let s = SimTime::from_secs;
+    assert_eq!(
+        reserved,
+        vec![
+            (vec![0, 1], s(0), s(20), vec![g1, 1]),
+            (vec![2, 3], s(1), s(21), vec![g2]),
+        ]
+    );
+    assert_eq!(
+        starts.into_iter().collect::<Vec<_>>(),
+        [(1, s(10)), (g1, s(0)), (g2, s(1))]
+    );
+    let schedscope::sched::PolicyState::Reservations(v) = e.policy_state() else {
+        panic!("ar reports its reservations");
+    };
+    assert_eq!((v.reservations, v.graphs, v.backfilled), (2, 2, 1));
+    assert_eq!(v.efficiency_sum, 0.75 + 1.0);
+    assert_eq!(v.backfill_secs, 10.0);
+}
+
+/// A window is free only if no reservation claims any part of it, one
+/// that begins later included.
+///
+/// Four processors, a request every second. At 0 A (2 wide, 30 s) takes
+/// p0, p1 and B (2 wide, estimated 5 s, done in 1.5) takes p2, p3. G1
+/// (20 s on two processors) arrives at 1: p2, p3 over [5, 25). B ends at
+/// 1.5; G2 (another family, also 20 s on two) arrives at 2: p2 and p3 are
+/// free then, but G1's window begins at 5, so G2 gets them over [25, 45).
+#[test]
+fn a_reservation_is_not_placed_across_a_later_one() {
+    let (g1, g2) = (G, G + 1);
+    let mut b = job(2, 0, 2, 5);
+    b.runtime = SimTime::from_secs_f64(1.5);
+    let jobs = vec![
+        job(1, 0, 2, 30),
+        b,
+        JobSpec {
+            submit: SimTime::from_secs(1),
+            ..graph_of(g1, 0, &[20, 20], 1)
+        },
+        JobSpec {
+            submit: SimTime::from_secs(2),
+            ..graph_of(g2, 1, &[20, 20], 1)
+        },
+    ];
+    let mut spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    spec.params.insert("interval".into(), ParamValue::Int(1));
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut reserved = Vec::new();
+    let mut starts = BTreeMap::new();
+    while e.step().is_some() {
+        for r in e.reservations() {
+            reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
+        }
+        for rec in e.drain_records() {
+            starts.insert(rec.id, rec.start);
+        }
+    }
+    assert_eq!(e.counters().refused, 0);
+    reserved.sort();
+    reserved.dedup();
+    let s = SimTime::from_secs;
+    assert_eq!(
+        reserved,
+        vec![
+            (vec![2, 3], s(5), s(25), vec![g1]),
+            (vec![2, 3], s(25), s(45), vec![g2]),
+        ]
+    );
+    assert_eq!(starts[&g1], s(5));
+    assert_eq!(starts[&g2], s(25));
+}
