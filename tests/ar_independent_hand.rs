@@ -68,8 +68,8 @@ fn graph() -> JobSpec {
     }
 }
 
-/// (start, end) of every job by id, and the processors each started on.
-fn run(independent: &str) -> BTreeMap<u64, (i64, i64)> {
+/// (start, end) of every job by id, and the processors each ran on.
+fn run(independent: &str) -> (BTreeMap<u64, (i64, i64)>, BTreeMap<u64, Vec<u32>>) {
     let jobs = vec![
         graph(),
         job(1, 0, 2, 10),
@@ -91,10 +91,15 @@ fn run(independent: &str) -> BTreeMap<u64, (i64, i64)> {
     )
     .unwrap();
     let mut out = BTreeMap::new();
+    let mut on = BTreeMap::new();
     let mut reserved = Vec::new();
     while e.step().is_some() {
         for r in e.reservations() {
             reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
+        }
+        for (id, ps) in e.running_processors() {
+            on.entry(id)
+                .or_insert_with(|| ps.iter().flat_map(|(_, p)| p.clone()).collect());
         }
         for rec in e.drain_records() {
             assert!(!rec.killed, "job {} killed", rec.id);
@@ -111,12 +116,24 @@ fn run(independent: &str) -> BTreeMap<u64, (i64, i64)> {
         reserved,
         vec![(vec![0, 1], SimTime::ZERO, SimTime::from_secs(20), vec![G])]
     );
-    out
+    (out, on)
 }
 
 #[test]
 fn easy_around_a_reservation_every_start() {
-    let got = run("easy");
+    let (got, on) = run("easy");
+    // C, done by B's shadow time, backfills onto p2, one of B's; D, not
+    // done by then, only onto p3.
+    let want: BTreeMap<u64, Vec<u32>> = [
+        (G, vec![0, 1]),
+        (1, vec![2, 3]),
+        (2, vec![0, 1, 2]),
+        (3, vec![2]),
+        (4, vec![3]),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(on, want);
     let want: BTreeMap<u64, (i64, i64)> = [
         (G, (0, 20)),
         (1, (0, 10)),
@@ -131,7 +148,7 @@ fn easy_around_a_reservation_every_start() {
 
 #[test]
 fn fcfs_around_a_reservation_every_start() {
-    let got = run("fcfs");
+    let (got, _) = run("fcfs");
     let want: BTreeMap<u64, (i64, i64)> = [
         (G, (0, 20)),
         (1, (0, 10)),
