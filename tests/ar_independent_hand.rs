@@ -343,3 +343,45 @@ fn a_reservation_is_not_placed_across_a_later_one() {
     assert_eq!(starts[&g1], s(5));
     assert_eq!(starts[&g2], s(25));
 }
+
+/// A job estimated to take no time still holds its processors until the
+/// next instant: EASY's head may count on them then, and a job that would
+/// run past that may not take the head's other processors.
+///
+/// Five processors, no graphs, independent jobs by EASY. At 0: A (3 wide,
+/// 10 s) takes p0–p2, Z (1 wide, 0 s) p3; the head H (2 wide, 10 s) does
+/// not fit, and its shadow is the next instant on p3 and p4; C (1 wide,
+/// 5 s) may not take p4. Z ends at 0, H starts at 0 on p3, p4, and C at 10
+/// when A ends.
+#[test]
+fn a_job_of_no_time_holds_its_processors_until_the_next_instant() {
+    let jobs = vec![
+        job(1, 0, 3, 10),
+        job(2, 0, 1, 0),
+        job(3, 0, 2, 10),
+        job(4, 0, 1, 5),
+    ];
+    let mut spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    spec.params
+        .insert("independent".into(), ParamValue::Text("easy".into()));
+    let mut e = Engine::new(
+        Platform::uniform(1, 5),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut starts = BTreeMap::new();
+    while e.step().is_some() {
+        for rec in e.drain_records() {
+            starts.insert(rec.id, rec.start.as_secs_f64());
+        }
+    }
+    assert_eq!(
+        starts.into_iter().collect::<Vec<_>>(),
+        [(1, 0.0), (2, 0.0), (3, 0.0), (4, 10.0)]
+    );
+}
