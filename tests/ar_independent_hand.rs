@@ -385,3 +385,40 @@ fn a_job_of_no_time_holds_its_processors_until_the_next_instant() {
         [(1, 0.0), (2, 0.0), (3, 0.0), (4, 10.0)]
     );
 }
+
+/// Requests come on the interval's grid only: a graph arriving between
+/// two grid points waits for the next one.
+///
+/// Four processors, the default interval of 1,800 s. G1 arrives at 0 and
+/// is reserved at once on p0, p1 over [0, 20); G2 (another family)
+/// arrives at 5 and is reserved at 1,800.
+#[test]
+fn a_graph_arriving_between_requests_waits_for_the_next_one() {
+    let jobs = vec![
+        graph_of(G, 0, &[20, 20], 1),
+        JobSpec {
+            submit: SimTime::from_secs(5),
+            ..graph_of(G + 1, 1, &[20, 20], 1)
+        },
+    ];
+    let spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    let mut reserved = Vec::new();
+    while e.step().is_some() {
+        for r in e.reservations() {
+            reserved.push((r.start, r.holds.clone()));
+        }
+    }
+    reserved.dedup();
+    let s = SimTime::from_secs;
+    assert_eq!(reserved, [(s(0), vec![G]), (s(1_800), vec![G + 1])]);
+}
