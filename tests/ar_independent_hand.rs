@@ -68,8 +68,14 @@ fn graph() -> JobSpec {
     }
 }
 
-/// (start, end) of every job by id, and the processors each ran on.
-fn run(independent: &str) -> (BTreeMap<u64, (i64, i64)>, BTreeMap<u64, Vec<u32>>) {
+/// (start, end) of every job by id.
+type Spans = BTreeMap<u64, (i64, i64)>;
+
+/// The processors every job ran on, by id.
+type Places = BTreeMap<u64, Vec<u32>>;
+
+/// When every job ran, and where.
+fn run(independent: &str) -> (Spans, Places) {
     let jobs = vec![
         graph(),
         job(1, 0, 2, 10),
@@ -124,7 +130,7 @@ fn easy_around_a_reservation_every_start() {
     let (got, on) = run("easy");
     // C, done by B's shadow time, backfills onto p2, one of B's; D, not
     // done by then, only onto p3.
-    let want: BTreeMap<u64, Vec<u32>> = [
+    let want: Places = [
         (G, vec![0, 1]),
         (1, vec![2, 3]),
         (2, vec![0, 1, 2]),
