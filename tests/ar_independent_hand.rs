@@ -74,6 +74,49 @@ type Spans = BTreeMap<u64, (i64, i64)>;
 /// The processors every job ran on, by id.
 type Places = BTreeMap<u64, Vec<u32>>;
 
+/// An engine under `ar` on one cluster of `procs` processors, with the
+/// parameters `params`.
+fn under_ar(procs: u32, jobs: Vec<JobSpec>, params: &[(&str, ParamValue)]) -> Engine {
+    let mut spec = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    for (key, value) in params {
+        spec.params.insert(key.to_string(), value.clone());
+    }
+    Engine::new(
+        Platform::uniform(1, procs),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .unwrap()
+}
+
+/// (processors, start, finish, holds) of a reservation.
+type Reserved = (Vec<u32>, SimTime, SimTime, Vec<u64>);
+
+/// Runs `e` to the end: every reservation it granted, in order, and every
+/// job's start; no job killed, none refused.
+fn reservations_and_starts(e: &mut Engine) -> (Vec<Reserved>, BTreeMap<u64, SimTime>) {
+    let mut reserved = Vec::new();
+    let mut starts = BTreeMap::new();
+    while e.step().is_some() {
+        for r in e.reservations() {
+            reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
+        }
+        for rec in e.drain_records() {
+            assert!(!rec.killed, "job {} killed", rec.id);
+            starts.insert(rec.id, rec.start);
+        }
+    }
+    e.check_conservation().unwrap();
+    assert_eq!(e.counters().refused, 0);
+    reserved.sort();
+    reserved.dedup();
+    (reserved, starts)
+}
+
 /// When every job ran, and where.
 fn run(independent: &str) -> (Spans, Places) {
     let jobs = vec![
@@ -83,19 +126,11 @@ fn run(independent: &str) -> (Spans, Places) {
         job(3, 2, 1, 8),
         job(4, 3, 1, 15),
     ];
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    spec.params
-        .insert("independent".into(), ParamValue::Text(independent.into()));
-    let mut e = Engine::new(
-        Platform::uniform(1, 4),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = under_ar(
+        4,
+        jobs,
+        &[("independent", ParamValue::Text(independent.into()))],
+    );
     let mut out = BTreeMap::new();
     let mut on = BTreeMap::new();
     let mut reserved = Vec::new();
@@ -184,17 +219,7 @@ fn a_reservation_waits_an_instant_for_a_job_past_its_estimate() {
             ..graph()
         },
     ];
-    let spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    let mut e = Engine::new(
-        Platform::uniform(1, 2),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = under_ar(2, jobs, &[]);
     e.step_until(SimTime::from_secs(30));
     let starts: Vec<SimTime> = e.reservations().iter().map(|r| r.start).collect();
     assert_eq!(starts, [SimTime::from_secs(30) + SimTime(1)]);
@@ -241,33 +266,8 @@ fn a_second_reservation_goes_beside_the_first_with_its_figures() {
         graph_of(g2, 1, &[10, 10], 2),
         job(1, 0, 1, 10),
     ];
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    spec.params.insert("interval".into(), ParamValue::Int(1));
-    let mut e = Engine::new(
-        Platform::uniform(1, 4),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
-    let mut reserved = Vec::new();
-    let mut starts = BTreeMap::new();
-    while e.step().is_some() {
-        for r in e.reservations() {
-            reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
-        }
-        for rec in e.drain_records() {
-            assert!(!rec.killed, "job {} killed", rec.id);
-            starts.insert(rec.id, rec.start);
-        }
-    }
-    e.check_conservation().unwrap();
-    assert_eq!(e.counters().refused, 0);
-    reserved.sort();
-    reserved.dedup();
+    let mut e = under_ar(4, jobs, &[("interval", ParamValue::Int(1))]);
+    let (reserved, starts) = reservations_and_starts(&mut e);
     let s = SimTime::from_secs;
     assert_eq!(
         reserved,
@@ -313,31 +313,8 @@ fn a_reservation_is_not_placed_across_a_later_one() {
             ..graph_of(g2, 1, &[20, 20], 1)
         },
     ];
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    spec.params.insert("interval".into(), ParamValue::Int(1));
-    let mut e = Engine::new(
-        Platform::uniform(1, 4),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
-    let mut reserved = Vec::new();
-    let mut starts = BTreeMap::new();
-    while e.step().is_some() {
-        for r in e.reservations() {
-            reserved.push((r.processors.clone(), r.start, r.finish, r.holds.clone()));
-        }
-        for rec in e.drain_records() {
-            starts.insert(rec.id, rec.start);
-        }
-    }
-    assert_eq!(e.counters().refused, 0);
-    reserved.sort();
-    reserved.dedup();
+    let mut e = under_ar(4, jobs, &[("interval", ParamValue::Int(1))]);
+    let (reserved, starts) = reservations_and_starts(&mut e);
     let s = SimTime::from_secs;
     assert_eq!(
         reserved,
@@ -367,19 +344,7 @@ fn a_job_of_no_time_holds_its_processors_until_the_next_instant() {
         job(3, 0, 2, 10),
         job(4, 0, 1, 5),
     ];
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    spec.params
-        .insert("independent".into(), ParamValue::Text("easy".into()));
-    let mut e = Engine::new(
-        Platform::uniform(1, 5),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = under_ar(5, jobs, &[("independent", ParamValue::Text("easy".into()))]);
     let mut starts = BTreeMap::new();
     while e.step().is_some() {
         for rec in e.drain_records() {
@@ -407,17 +372,7 @@ fn a_graph_arriving_between_requests_waits_for_the_next_one() {
             ..graph_of(G + 1, 1, &[20, 20], 1)
         },
     ];
-    let spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
-    let mut e = Engine::new(
-        Platform::uniform(1, 4),
-        Box::new(jobs.into_iter()),
-        &spec,
-        EngineConfig::default(),
-    )
-    .unwrap();
+    let mut e = under_ar(4, jobs, &[]);
     let mut reserved = Vec::new();
     while e.step().is_some() {
         for r in e.reservations() {
