@@ -383,3 +383,56 @@ fn a_graph_arriving_between_requests_waits_for_the_next_one() {
     let s = SimTime::from_secs;
     assert_eq!(reserved, [(s(0), vec![G]), (s(1_800), vec![G + 1])]);
 }
+
+/// The blocks ar shows are those of the reservations in force: a plan
+/// leaves the picture at its window's end, the instant the engine gives
+/// its processors back.
+///
+/// The two reservations of `a_reservation_is_not_placed_across_a_later_one`
+/// (p2, p3 over [5, 25) for G1, then over [25, 45) for G2): both plans'
+/// blocks at 5, only G2's at 25, none at 45 when G2 ends with nothing
+/// queued (no decision point then: the plan is kept until the next one,
+/// and must not be shown).
+#[test]
+fn the_blocks_shown_are_those_of_the_reservations_in_force() {
+    let (g1, g2) = (G, G + 1);
+    let mut b = job(2, 0, 2, 5);
+    b.runtime = SimTime::from_secs_f64(1.5);
+    let jobs = vec![
+        job(1, 0, 2, 30),
+        b,
+        JobSpec {
+            submit: SimTime::from_secs(1),
+            ..graph_of(g1, 0, &[20, 20], 1)
+        },
+        JobSpec {
+            submit: SimTime::from_secs(2),
+            ..graph_of(g2, 1, &[20, 20], 1)
+        },
+    ];
+    let mut e = under_ar(4, jobs, &[("interval", ParamValue::Int(1))]);
+    let mut shown_at = BTreeMap::new();
+    while let Some(now) = e.step() {
+        let schedscope::sched::PolicyState::Reservations(v) = e.policy_state() else {
+            panic!("ar reports its reservations");
+        };
+        for block in &v.blocks {
+            assert!(
+                e.reservations()
+                    .iter()
+                    .any(|r| r.processors.contains(&block.processor)
+                        && r.start <= block.start
+                        && block.end <= r.finish),
+                "at {now:?}: {block:?} lies in no reservation in force"
+            );
+        }
+        let mut jobs: Vec<u64> = v.blocks.iter().map(|b| b.job).collect();
+        jobs.sort_unstable();
+        jobs.dedup();
+        shown_at.insert(now, jobs);
+    }
+    let s = SimTime::from_secs;
+    assert_eq!(shown_at[&s(5)], [g1, g2]);
+    assert_eq!(shown_at[&s(25)], [g2]);
+    assert_eq!(shown_at.last_key_value().unwrap(), (&s(45), &vec![]));
+}

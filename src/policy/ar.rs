@@ -338,12 +338,20 @@ impl Ar {
         }
     }
 
-    fn view_of(&self) -> ReservationPlanView {
+    /// What ar has done and plans, at `now`: the plans still in force.
+    /// The engine asks no policy anything while the queue is empty, so a
+    /// plan whose window ended since the last decision point is still
+    /// kept, and left out here.
+    fn view_of(&self, now: SimTime) -> ReservationPlanView {
         let mut v = self.done.clone();
         v.waiting_graphs = self.waiting_graphs;
         v.next_request = (self.waiting_graphs > 0).then_some(self.next_tick.max(self.now));
         // The earliest granted plans only: a picture as small as a pane.
-        let mut shown: Vec<&Plan> = self.plans.iter().filter(|p| p.granted).collect();
+        let mut shown: Vec<&Plan> = self
+            .plans
+            .iter()
+            .filter(|p| p.granted && p.finish > now)
+            .collect();
         shown.sort_by_key(|p| p.start);
         v.blocks = shown
             .into_iter()
@@ -430,8 +438,8 @@ impl Policy for Ar {
         widths.len() == 1 && free.first().is_some_and(|&f| widths[0] <= f)
     }
 
-    fn state(&self, _: &SystemView<'_>) -> PolicyState {
-        PolicyState::Reservations(Box::new(self.view_of()))
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
+        PolicyState::Reservations(Box::new(self.view_of(view.now)))
     }
 
     fn wake_at(&self) -> Option<SimTime> {
