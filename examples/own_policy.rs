@@ -107,14 +107,6 @@ impl Policy for SmallestFirst {
         None
     }
 
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        let mut free = free.to_vec();
-        free.sort_unstable_by(|a, b| b.cmp(a));
-        let mut w = widths.to_vec();
-        w.sort_unstable_by(|a, b| b.cmp(a));
-        w.len() <= free.len() && w.iter().zip(&free).all(|(a, b)| a <= b)
-    }
-
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
         PolicyState::Idle
     }

@@ -198,9 +198,6 @@ fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
             // Asked again at once after a refusal: the next try is right.
             None
         }
-        fn fits_now(&self, w: &[u32], f: &[u32]) -> bool {
-            w[0] <= f[0]
-        }
         fn state(&self, _: &SystemView<'_>) -> PolicyState {
             PolicyState::Idle
         }

@@ -90,9 +90,6 @@ impl Policy for Scripted {
     fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {
         None
     }
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        widths[0] <= free[0]
-    }
     fn state(&self, _: &SystemView<'_>) -> PolicyState {
         PolicyState::Idle
     }

@@ -127,9 +127,6 @@ impl Policy for Scripted {
     fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
         None
     }
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        free[0] >= widths[0]
-    }
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
         PolicyState::Idle
     }

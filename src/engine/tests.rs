@@ -644,10 +644,6 @@ mod protocol {
             &self.spec
         }
 
-        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-            free[0] >= widths[0]
-        }
-
         fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<crate::sched::Abort>) {}
 
         fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
@@ -739,9 +735,6 @@ mod flexible_split {
     impl Policy for Splitter {
         fn spec(&self) -> &PolicySpec {
             &self.spec
-        }
-        fn fits_now(&self, _w: &[u32], _f: &[u32]) -> bool {
-            true
         }
         fn aborts(&mut self, _v: &SystemView<'_>, _o: &mut Vec<Abort>) {}
         fn recheck_at(&self, _v: &SystemView<'_>) -> Option<SimTime> {
@@ -962,9 +955,6 @@ mod restless {
         fn spec(&self) -> &PolicySpec {
             &self.spec
         }
-        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-            free[0] >= widths[0]
-        }
         fn aborts(&mut self, _v: &SystemView<'_>, _o: &mut Vec<Abort>) {}
         fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime> {
             Some(view.now)
@@ -1005,9 +995,6 @@ mod restless {
     impl Policy for Hesitant {
         fn spec(&self) -> &PolicySpec {
             &self.spec
-        }
-        fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-            free[0] >= widths[0]
         }
         fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<Abort>) {
             if view.now == SimTime::from_secs(2) {

@@ -434,10 +434,6 @@ impl Policy for Ar {
         None
     }
 
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        widths.len() == 1 && free.first().is_some_and(|&f| widths[0] <= f)
-    }
-
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         PolicyState::Reservations(Box::new(self.view_of(view.now)))
     }

@@ -266,10 +266,6 @@ impl Policy for CoAlloc {
         None
     }
 
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        widths.iter().map(|&w| w as u64).sum::<u64>() <= free.iter().map(|&f| f as u64).sum()
-    }
-
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
         match &self.last {
             Some(p) => PolicyState::Package(p.clone()),

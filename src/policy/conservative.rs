@@ -165,6 +165,12 @@ pub struct Conservative {
 }
 
 impl Conservative {
+    /// Whether the placement puts `widths` on the processors `free` now
+    /// (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     pub fn new(placement: Box<dyn Placement>, spec: PolicySpec) -> Conservative {
         Conservative {
             placement,
@@ -523,10 +529,6 @@ impl Conservative {
 impl Policy for Conservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
-    }
-
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.placement.place(widths, free).is_some()
     }
 
     fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {

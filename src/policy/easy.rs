@@ -61,6 +61,12 @@ pub struct Reservation {
 }
 
 impl Easy {
+    /// Whether the placement puts `widths` on the processors `free` now
+    /// (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     pub fn new(placement: Box<dyn Placement>, spec: PolicySpec) -> Easy {
         Easy {
             placement,
@@ -402,10 +408,6 @@ pub fn reserve_head(
 impl Policy for Easy {
     fn spec(&self) -> &PolicySpec {
         &self.spec
-    }
-
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.placement.place(widths, free).is_some()
     }
 
     fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {

@@ -448,10 +448,6 @@ impl Policy for Fjt {
         None
     }
 
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.rigid.place(widths, free).is_some()
-    }
-
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         match (view.queue.first(), self.plan) {
             (Some(&h), Some((id, shadow, _))) if view.job(h).id == id => PolicyState::Backfill {

@@ -20,6 +20,12 @@ pub struct Fpfs {
 }
 
 impl Fpfs {
+    /// Whether the placement puts `widths` on the processors `free` now
+    /// (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.placement.place(widths, free).is_some()
+    }
+
     pub fn new(max_jumps: MaxJumps, placement: Box<dyn Placement>, spec: PolicySpec) -> Fpfs {
         Fpfs {
             max_jumps,
@@ -41,10 +47,6 @@ impl Fpfs {
 impl Policy for Fpfs {
     fn spec(&self) -> &PolicySpec {
         &self.spec
-    }
-
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.placement.place(widths, free).is_some()
     }
 
     fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {

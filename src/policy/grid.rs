@@ -942,10 +942,6 @@ impl Policy for Grid {
         None
     }
 
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        widths.iter().sum::<u32>() <= free.iter().sum::<u32>()
-    }
-
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         let id = |k: JobKey| view.jobs.get(k.0).map_or(0, |j| j.id);
         let sites = self

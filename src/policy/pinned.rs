@@ -83,6 +83,12 @@ pub struct PinnedEasy {
 }
 
 impl PinnedEasy {
+    /// Whether the placement puts `widths` on the processors `free` now
+    /// (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.spec.placement.build().place(widths, free).is_some()
+    }
+
     pub fn new(spec: PolicySpec) -> PinnedEasy {
         PinnedEasy {
             spec,
@@ -95,10 +101,6 @@ impl PinnedEasy {
 impl Policy for PinnedEasy {
     fn spec(&self) -> &PolicySpec {
         &self.spec
-    }
-
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.spec.placement.build().place(widths, free).is_some()
     }
 
     fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
@@ -218,6 +220,12 @@ pub struct PinnedConservative {
 }
 
 impl PinnedConservative {
+    /// Whether the placement puts `widths` on the processors `free` now
+    /// (the test behind aborting expired jobs for the head).
+    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
+        self.spec.placement.build().place(widths, free).is_some()
+    }
+
     pub fn new(spec: PolicySpec) -> PinnedConservative {
         PinnedConservative {
             spec,
@@ -292,10 +300,6 @@ impl PinnedConservative {
 impl Policy for PinnedConservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
-    }
-
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.spec.placement.build().place(widths, free).is_some()
     }
 
     fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {

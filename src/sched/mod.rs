@@ -448,10 +448,6 @@ pub trait Policy: Send {
     /// once; or when the head's reservation comes due).
     fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime>;
 
-    /// Whether this policy's placement puts `widths` on the processors
-    /// `free` now (the test behind aborting expired jobs for the head).
-    fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool;
-
     /// The policy's state for display.
     fn state(&self, view: &SystemView<'_>) -> PolicyState;
 
