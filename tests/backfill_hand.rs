@@ -173,10 +173,26 @@ fn reservations_are_visible_in_the_snapshot() {
     assert_eq!(planned, vec![(3, Some(20)), (4, Some(5)), (5, Some(25))]);
 }
 
+/// EASY and conservative backfilling, each with counted and with pinned
+/// processors: the aborts for the head are the same rule in all four.
+fn counted_and_pinned() -> Vec<PolicySpec> {
+    [EASY, CONSERVATIVE]
+        .into_iter()
+        .flat_map(|name| {
+            let counted = named(name);
+            let pinned = PolicySpec {
+                machines: Machines::Pinned,
+                ..counted.clone()
+            };
+            [counted, pinned]
+        })
+        .collect()
+}
+
 /// (id, start, end, requeues) of every job under `on_overrun = "requeue"`.
-fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, i64, u32)> {
+fn requeue_run(processors: u32, jobs: &[J], policy: &PolicySpec) -> Vec<(u64, i64, i64, u32)> {
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
-    requeue_run_ticks(processors, specs, name)
+    requeue_run_ticks(processors, specs, policy)
         .into_iter()
         .map(|(id, start, end, requeues)| (id, start.0 / 1_000_000, end.0 / 1_000_000, requeues))
         .collect()
@@ -186,10 +202,9 @@ fn requeue_run(processors: u32, jobs: &[J], name: PolicyName) -> Vec<(u64, i64, 
 fn requeue_run_ticks(
     processors: u32,
     specs: Vec<JobSpec>,
-    name: PolicyName,
+    policy: &PolicySpec,
 ) -> Vec<(u64, SimTime, SimTime, u32)> {
     use schedscope::workload::estimates::{EstimateModel, OnOverrun};
-    let policy = named(name);
     let config = EngineConfig {
         estimates: EstimateModel {
             on_overrun: OnOverrun::Requeue,
@@ -200,7 +215,7 @@ fn requeue_run_ticks(
     let mut e = Engine::new(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
-        &policy,
+        policy,
         config,
     )
     .unwrap();
@@ -208,7 +223,12 @@ fn requeue_run_ticks(
     e.check_conservation().expect("every job ended");
     // Nor does the policy ask for anything the engine will not do, such
     // as deciding again at once while nothing changes.
-    assert_eq!(e.last_refusal(), None, "{name:?}: a refused decision");
+    assert_eq!(
+        e.last_refusal(),
+        None,
+        "{}: a refused decision",
+        policy.label()
+    );
     let mut v: Vec<_> = e
         .drain_records()
         .map(|r| (r.id, r.start, r.end, r.requeues))
@@ -224,22 +244,24 @@ fn an_expired_backfilled_job_is_aborted_only_when_the_head_is_due() {
     // outlives its estimate at 7, but the head is not due until 10: it
     // keeps running and ends at 8, never aborted.
     let ends_before = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 6, 5)];
-    for name in [EASY, CONSERVATIVE] {
+    for policy in counted_and_pinned() {
         assert_eq!(
-            requeue_run(4, &ends_before, name),
+            requeue_run(4, &ends_before, &policy),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 2, 8, 0)],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
     // J3 needs 20 s: at 10 it holds processors the head needs, so it is
     // aborted then, the head starts, and J3 runs again from the start at
     // 15, now in order (it keeps running past its estimate this time).
     let blocks = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 20, 5)];
-    for name in [EASY, CONSERVATIVE] {
+    for policy in counted_and_pinned() {
         assert_eq!(
-            requeue_run(4, &blocks, name),
+            requeue_run(4, &blocks, &policy),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
 }
@@ -258,11 +280,12 @@ fn an_expired_job_is_aborted_only_where_that_lets_the_head_start() {
         (3, 1, 4, 10, 10),
         (4, 2, 2, 25, 5),
     ];
-    for name in [EASY, CONSERVATIVE] {
+    for policy in counted_and_pinned() {
         assert_eq!(
-            requeue_run(6, &not_enough, name),
+            requeue_run(6, &not_enough, &policy),
             vec![(1, 0, 30, 0), (2, 0, 100, 0), (3, 30, 40, 0), (4, 2, 27, 0)],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
     // 4 processors. J1 holds 1 until 10; the head J2 needs all 4; J3 (3
@@ -270,11 +293,15 @@ fn an_expired_job_is_aborted_only_where_that_lets_the_head_start() {
     // are the head's 4: J3 is aborted and runs again after the head.
     let enough = [(1, 0, 1, 10, 10), (2, 1, 4, 5, 5), (3, 2, 3, 20, 5)];
     // FPFS jumps J3 ahead of the head the same way, and aborts it the same.
-    for name in [EASY, CONSERVATIVE, PolicyName::Fpfs] {
+    for policy in counted_and_pinned()
+        .into_iter()
+        .chain([named(PolicyName::Fpfs)])
+    {
         assert_eq!(
-            requeue_run(4, &enough, name),
+            requeue_run(4, &enough, &policy),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
 }
@@ -311,8 +338,8 @@ fn a_head_reserved_at_an_estimated_end_is_not_due_before_it() {
         job(4, 2, 2, at(100, 0), at(5, 0)),
         job(5, 3, 1, at(0, 1), at(0, 1)),
     ];
-    for name in [EASY, CONSERVATIVE] {
-        let v = requeue_run_ticks(6, specs.clone(), name);
+    for policy in counted_and_pinned() {
+        let v = requeue_run_ticks(6, specs.clone(), &policy);
         assert_eq!(
             v.iter()
                 .map(|&(id, s, _, r)| (id, s, r))
@@ -324,7 +351,8 @@ fn a_head_reserved_at_an_estimated_end_is_not_due_before_it() {
                 (4, at(18, 1), 1),
                 (5, at(8, 0), 0)
             ],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
 }
@@ -342,8 +370,8 @@ fn a_head_reserved_one_tick_from_now_is_due_now() {
         job(3, 1, 4, at(10, 0), at(10, 0)),
         job(4, 2, 2, at(100, 0), at(5, 0)),
     ];
-    for name in [EASY, CONSERVATIVE] {
-        let v = requeue_run_ticks(6, specs.clone(), name);
+    for policy in counted_and_pinned() {
+        let v = requeue_run_ticks(6, specs.clone(), &policy);
         assert_eq!(
             v.iter()
                 .map(|&(id, s, _, r)| (id, s, r))
@@ -354,7 +382,8 @@ fn a_head_reserved_one_tick_from_now_is_due_now() {
                 (3, at(8, 0), 0),
                 (4, at(18, 0), 1)
             ],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
 }
@@ -371,16 +400,17 @@ fn expired_jobs_are_aborted_oldest_first_until_the_head_fits() {
         (3, 2, 1, 100, 5),
         (4, 3, 1, 100, 5),
     ];
-    for name in [EASY, CONSERVATIVE] {
+    for policy in counted_and_pinned() {
         assert_eq!(
-            requeue_run(4, &jobs, name),
+            requeue_run(4, &jobs, &policy),
             vec![
                 (1, 0, 10, 0),
                 (2, 10, 15, 0),
                 (3, 15, 115, 1),
                 (4, 3, 103, 0)
             ],
-            "{name:?}"
+            "{}",
+            policy.label()
         );
     }
 }
@@ -401,8 +431,8 @@ fn a_head_that_waits_only_for_expired_jobs_takes_their_processors_at_once() {
             job(3, 1, 4, at(10, 0), at(10, 0)),
             job(4, 2, 2, at(100, 0), at(5, 0)),
         ];
-        for name in [EASY, CONSERVATIVE] {
-            let v = requeue_run_ticks(6, specs.clone(), name);
+        for policy in counted_and_pinned() {
+            let v = requeue_run_ticks(6, specs.clone(), &policy);
             assert_eq!(
                 v.iter()
                     .map(|&(id, s, _, r)| (id, s, r))
@@ -413,7 +443,8 @@ fn a_head_that_waits_only_for_expired_jobs_takes_their_processors_at_once() {
                     (3, at(8, 0), 0),
                     (4, at(18, 0), 1)
                 ],
-                "{name:?}, J2 estimated to end at {estimated:?}"
+                "{}, J2 estimated to end at {estimated:?}",
+                policy.label()
             );
         }
     }
@@ -446,6 +477,8 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
             "{name:?}, counted"
         );
         assert!(pinned.label().ends_with("backfilling, pinned processors"));
+        // The engine reports the policy it runs, pinned machines included.
+        assert_eq!(engine(4, &jobs, &pinned).policy(), &pinned);
         assert_eq!(
             starts_under(4, &jobs, &pinned),
             vec![(1, 0), (2, 0), (3, 100), (4, 100)],
@@ -821,7 +854,7 @@ fn conservative_plans_again_when_an_aborted_job_comes_back() {
         (5, 7, 7, 10, 8),
         (6, 7, 2, 10, 6),
     ];
-    let starts: Vec<(u64, i64, u32)> = requeue_run(8, &jobs, CONSERVATIVE)
+    let starts: Vec<(u64, i64, u32)> = requeue_run(8, &jobs, &named(CONSERVATIVE))
         .into_iter()
         .map(|(id, start, _, requeues)| (id, start, requeues))
         .collect();
