@@ -92,6 +92,29 @@ fn a_backfill_that_would_delay_the_head_is_refused() {
 }
 
 #[test]
+fn a_backfill_ending_at_the_shadow_time_may_use_the_heads_processors() {
+    // 4 processors. J1 holds 2 until 10; the head J2 needs all 4 at 10.
+    // J3 (2 wide, estimate 8) arrives at 2 and ends exactly at the shadow
+    // time: backfilled at 2 on the two free processors, which are the
+    // head's from 10 (pinned or counted alike).
+    let jobs = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 8, 8)];
+    let want = vec![(1, 0), (2, 10), (3, 2)];
+    for policy in counted_and_pinned() {
+        assert_eq!(starts_under(4, &jobs, &policy), want, "{}", policy.label());
+    }
+    // One second longer, it would delay the head: it waits.
+    let late = [(1, 0, 2, 10, 10), (2, 1, 4, 5, 5), (3, 2, 2, 9, 9)];
+    for policy in counted_and_pinned() {
+        assert_eq!(
+            starts_under(4, &late, &policy),
+            vec![(1, 0), (2, 10), (3, 15)],
+            "{}",
+            policy.label()
+        );
+    }
+}
+
+#[test]
 fn a_backfill_on_extra_processors_only_is_allowed() {
     // 6 processors. J1 holds 4 until 10; the head J2 needs 5 at 10, which
     // leaves 1 extra processor. J3 (1 wide, 30 s) runs past the shadow time
