@@ -755,6 +755,24 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
             "{order:?}"
         );
     }
+    // Conservative backfilling places J3's reservation again, at 3: counted
+    // or pinned to processors, as EASY does.
+    for policy in counted_and_pinned() {
+        let mut e = engine(4, &jobs, &policy);
+        e.schedule_command(
+            SimTime::from_secs(3),
+            Command::SetEstimateError {
+                estimates: EstimateModel::exact(),
+                queued_too: true,
+            },
+        );
+        assert_eq!(
+            run_to_starts(&mut e),
+            vec![(1, 0), (2, 20), (3, 3)],
+            "{}",
+            policy.label()
+        );
+    }
 }
 
 #[test]
