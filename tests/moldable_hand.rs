@@ -238,3 +238,18 @@ fn figure_one_fjt4_starts_the_long_job_folded() {
         assert!((m2.partition - (144.0 + 52.8) / 42.6).abs() < 1e-9);
     }
 }
+
+#[test]
+fn the_five_policies_carry_the_papers_names() {
+    assert_eq!(
+        fjt::ALL.map(fjt::paper_label),
+        [
+            Some("FIFO"),
+            Some("FJT4"),
+            Some("FJT4+BFA"),
+            Some("FJT1+BFA"),
+            Some("FJT1+BFM")
+        ]
+    );
+    assert_eq!(fjt::paper_label(PolicyName::Easy), None);
+}
