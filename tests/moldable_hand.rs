@@ -253,3 +253,102 @@ fn the_five_policies_carry_the_papers_names() {
     );
     assert_eq!(fjt::paper_label(PolicyName::Easy), None);
 }
+
+/// A rigid job of `size` processors and `secs` seconds, exactly
+/// estimated, arriving at `submit`.
+fn rigid(id: u64, submit: i64, size: u32, secs: i64) -> JobSpec {
+    JobSpec {
+        submit: SimTime::from_secs(submit),
+        size,
+        components: vec![size],
+        estimate: Some(SimTime::from_secs(secs)),
+        app: None,
+        ..job(id, &app("-", SizeRule::Any, 1, false), secs, secs)
+    }
+}
+
+/// Every job's (id, start in seconds) under `name` on one cluster of
+/// `processors`.
+fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u64, f64)> {
+    let platform = Platform {
+        clusters: vec![Cluster {
+            name: "m".into(),
+            processors,
+            speed: 1.0,
+        }],
+        split_overhead: 0.0,
+        network: None,
+    };
+    let policy = PolicySpec {
+        name,
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        platform,
+        Box::new(jobs.into_iter()),
+        &policy,
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.run();
+    e.check_conservation().expect("every job ended once");
+    let mut v: Vec<(u64, f64)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.as_secs_f64()))
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+/// Rigid jobs under the backfilling FJT policies: the head's reservation
+/// leaves over what the head does not take, and a long job backfills there.
+///
+/// 8 processors. A (4 wide, 10 s) starts; the head H (6 wide) is reserved
+/// at 10, when 8 are free, leaving 2 over; C (1 wide, 100 s) runs past 10
+/// but on one of those 2: it starts at 0, and H at 10.
+#[test]
+fn a_rigid_head_leaves_its_extra_processors_to_backfill() {
+    let jobs = || vec![rigid(1, 0, 4, 10), rigid(2, 0, 6, 5), rigid(3, 0, 1, 100)];
+    for name in [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM] {
+        assert_eq!(
+            starts_under(name, 8, jobs()),
+            [(1, 0.0), (2, 10.0), (3, 0.0)],
+            "{name:?}"
+        );
+    }
+}
+
+/// A short moldable head is reserved for when its smallest size fits, and
+/// takes the largest that fits then: a job that would run past that time
+/// on the processors it takes does not backfill.
+///
+/// 12 processors. A (2 wide, 10 s) and B (8 wide, 20 s) start at 0. The
+/// short job H (4 or 8 processes, 40 s sequential) arrives at 1 with 2
+/// free: at 10, 4 are free, so H is reserved then on all 4, none over. C
+/// (2 wide, 15 s) arrives at 2 and would end at 17: it waits. H starts at
+/// 10 on 4 processes, C at 20. (Reserved for H's largest size, 8, H would
+/// wait for 20 and C would backfill at 2, delaying H to 17.)
+#[test]
+fn a_short_head_is_reserved_for_its_smallest_size() {
+    let short = Arc::new(AppType {
+        sizes: vec![4, 8],
+        ..(*app("short", SizeRule::Any, 8, false)).clone()
+    });
+    let h = JobSpec {
+        submit: SimTime::from_secs(1),
+        ..job(3, &short, 40, 40)
+    };
+    let jobs = vec![
+        rigid(1, 0, 2, 10),
+        rigid(2, 0, 8, 20),
+        h,
+        rigid(4, 2, 2, 15),
+    ];
+    for name in [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM] {
+        assert_eq!(
+            starts_under(name, 12, jobs.clone()),
+            [(1, 0.0), (2, 0.0), (3, 10.0), (4, 20.0)],
+            "{name:?}"
+        );
+    }
+}
