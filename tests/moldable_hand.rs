@@ -292,6 +292,7 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
     .unwrap();
     e.run();
     e.check_conservation().expect("every job ended once");
+    assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
     let mut v: Vec<(u64, f64)> = e
         .drain_records()
         .map(|r| (r.id, r.start.as_secs_f64()))
@@ -304,11 +305,11 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
 /// leaves over what the head does not take, and a long job backfills there.
 ///
 /// 8 processors. A (4 wide, 10 s) starts; the head H (6 wide) is reserved
-/// at 10, when 8 are free, leaving 2 over; C (1 wide, 100 s) runs past 10
-/// but on one of those 2: it starts at 0, and H at 10.
+/// at 10, when 8 are free, leaving 2 over; C (2 wide, 100 s) runs past 10
+/// but on those 2: it starts at 0, and H at 10.
 #[test]
 fn a_rigid_head_leaves_its_extra_processors_to_backfill() {
-    let jobs = || vec![rigid(1, 0, 4, 10), rigid(2, 0, 6, 5), rigid(3, 0, 1, 100)];
+    let jobs = || vec![rigid(1, 0, 4, 10), rigid(2, 0, 6, 5), rigid(3, 0, 2, 100)];
     for name in [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM] {
         assert_eq!(
             starts_under(name, 8, jobs()),
