@@ -290,6 +290,7 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
         EngineConfig::default(),
     )
     .unwrap();
+    assert_eq!(e.policy(), &policy, "the engine reports the policy it runs");
     e.run();
     e.check_conservation().expect("every job ended once");
     assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
