@@ -288,6 +288,26 @@ fn a_second_reservation_goes_beside_the_first_with_its_figures() {
     assert_eq!(v.backfill_secs, 10.0);
 }
 
+/// The engine of `a_reservation_is_not_placed_across_a_later_one`, before
+/// its first event.
+fn one_reservation_after_the_other() -> Engine {
+    let mut b = job(2, 0, 2, 5);
+    b.runtime = SimTime::from_secs_f64(1.5);
+    let jobs = vec![
+        job(1, 0, 2, 30),
+        b,
+        JobSpec {
+            submit: SimTime::from_secs(1),
+            ..graph_of(G, 0, &[20, 20], 1)
+        },
+        JobSpec {
+            submit: SimTime::from_secs(2),
+            ..graph_of(G + 1, 1, &[20, 20], 1)
+        },
+    ];
+    under_ar(4, jobs, &[("interval", ParamValue::Int(1))])
+}
+
 /// A window is free only if no reservation claims any part of it, one
 /// that begins later included.
 ///
@@ -299,21 +319,7 @@ fn a_second_reservation_goes_beside_the_first_with_its_figures() {
 #[test]
 fn a_reservation_is_not_placed_across_a_later_one() {
     let (g1, g2) = (G, G + 1);
-    let mut b = job(2, 0, 2, 5);
-    b.runtime = SimTime::from_secs_f64(1.5);
-    let jobs = vec![
-        job(1, 0, 2, 30),
-        b,
-        JobSpec {
-            submit: SimTime::from_secs(1),
-            ..graph_of(g1, 0, &[20, 20], 1)
-        },
-        JobSpec {
-            submit: SimTime::from_secs(2),
-            ..graph_of(g2, 1, &[20, 20], 1)
-        },
-    ];
-    let mut e = under_ar(4, jobs, &[("interval", ParamValue::Int(1))]);
+    let mut e = one_reservation_after_the_other();
     let (reserved, starts) = reservations_and_starts(&mut e);
     let s = SimTime::from_secs;
     assert_eq!(
@@ -396,21 +402,7 @@ fn a_graph_arriving_between_requests_waits_for_the_next_one() {
 #[test]
 fn the_blocks_shown_are_those_of_the_reservations_in_force() {
     let (g1, g2) = (G, G + 1);
-    let mut b = job(2, 0, 2, 5);
-    b.runtime = SimTime::from_secs_f64(1.5);
-    let jobs = vec![
-        job(1, 0, 2, 30),
-        b,
-        JobSpec {
-            submit: SimTime::from_secs(1),
-            ..graph_of(g1, 0, &[20, 20], 1)
-        },
-        JobSpec {
-            submit: SimTime::from_secs(2),
-            ..graph_of(g2, 1, &[20, 20], 1)
-        },
-    ];
-    let mut e = under_ar(4, jobs, &[("interval", ParamValue::Int(1))]);
+    let mut e = one_reservation_after_the_other();
     let mut shown_at = BTreeMap::new();
     while let Some(now) = e.step() {
         let schedscope::sched::PolicyState::Reservations(v) = e.policy_state() else {

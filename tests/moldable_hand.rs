@@ -298,7 +298,7 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
         .drain_records()
         .map(|r| (r.id, r.start.as_secs_f64()))
         .collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v.sort_by_key(|a| a.0);
     v
 }
 
