@@ -354,3 +354,32 @@ fn a_short_head_is_reserved_for_its_smallest_size() {
         );
     }
 }
+
+/// FJT1+BFM folds expired jobs, oldest first, until the head fits, and
+/// counts what each fold gives back: a job folded by 4 keeps a quarter.
+///
+/// 10 processors. A (4 wide, 10 s) starts; the head H (8 wide) is reserved
+/// at 10. B (short, 4 processes, estimated 8 s) backfills at 0 and C
+/// (short, 2 processes, estimated 8 s) at 1; both run 100 s. At 10 A ends:
+/// every running job was backfilled, 4 processors are free. Folding B
+/// gives back 3 (7 free), not enough; folding C as well gives back 1 more:
+/// H starts at 10 on 8.
+#[test]
+fn expired_jobs_are_folded_until_the_head_fits() {
+    let short = app("short", SizeRule::PowerOfTwo, 4, false);
+    let c = JobSpec {
+        submit: SimTime::from_secs(1),
+        size: 2,
+        ..job(4, &short, 200, 16)
+    };
+    let jobs = vec![
+        rigid(1, 0, 4, 10),
+        rigid(2, 0, 8, 5),
+        job(3, &short, 400, 32),
+        c,
+    ];
+    assert_eq!(
+        starts_under(fjt::FJT1_BFM, 10, jobs),
+        [(1, 0.0), (2, 10.0), (3, 0.0), (4, 1.0)]
+    );
+}
