@@ -14,6 +14,7 @@ use schedscope::model::{AppType, Cluster, JobRecord, JobSpec, Platform, SimTime,
 use schedscope::policy::fjt::{self, WindowRule};
 use schedscope::policy::{PolicyName, PolicySpec};
 use schedscope::sched::ParamValue;
+use schedscope::sched::{BackfillView, PolicyState};
 use std::sync::Arc;
 
 fn app(name: &str, rule: SizeRule, cap: u32, long: bool) -> Arc<AppType> {
@@ -66,7 +67,7 @@ struct Run {
     events: Vec<(f64, &'static str)>,
 }
 
-fn run(name: PolicyName, window: WindowRule) -> Run {
+fn figure_one_engine(name: PolicyName, window: WindowRule, more: Vec<JobSpec>) -> Engine {
     let mut policy = PolicySpec {
         name,
         ..PolicySpec::default()
@@ -88,13 +89,17 @@ fn run(name: PolicyName, window: WindowRule) -> Run {
         split_overhead: 0.0,
         network: None,
     };
-    let mut e = Engine::new(
+    Engine::new(
         platform,
-        Box::new(figure_one().into_iter()),
+        Box::new(figure_one().into_iter().chain(more)),
         &policy,
         EngineConfig::default(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+fn run(name: PolicyName, window: WindowRule) -> Run {
+    let mut e = figure_one_engine(name, window, Vec::new());
     let mut events = Vec::new();
     let mut last = e.counters();
     let mut records = Vec::new();
@@ -306,15 +311,25 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
 /// leaves over what the head does not take, and a long job backfills there.
 ///
 /// 8 processors. A (4 wide, 10 s) starts; the head H (6 wide) is reserved
-/// at 10, when 8 are free, leaving 2 over; C (2 wide, 100 s) runs past 10
-/// but on those 2: it starts at 0, and H at 10.
+/// at 10, when 8 are free, leaving 2 over; C and C' (1 wide, 100 s) run
+/// past 10 but on those 2: they start at 0, and H at 10. D (2 wide, 100 s)
+/// would run past 10 too, with nothing left over: it waits for H to end at
+/// 15.
 #[test]
 fn a_rigid_head_leaves_its_extra_processors_to_backfill() {
-    let jobs = || vec![rigid(1, 0, 4, 10), rigid(2, 0, 6, 5), rigid(3, 0, 2, 100)];
+    let jobs = || {
+        vec![
+            rigid(1, 0, 4, 10),
+            rigid(2, 0, 6, 5),
+            rigid(3, 0, 1, 100),
+            rigid(4, 0, 1, 100),
+            rigid(5, 0, 2, 100),
+        ]
+    };
     for name in [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM] {
         assert_eq!(
             starts_under(name, 8, jobs()),
-            [(1, 0.0), (2, 10.0), (3, 0.0)],
+            [(1, 0.0), (2, 10.0), (3, 0.0), (4, 0.0), (5, 15.0)],
             "{name:?}"
         );
     }
@@ -382,4 +397,93 @@ fn expired_jobs_are_folded_until_the_head_fits() {
         starts_under(fjt::FJT1_BFM, 10, jobs),
         [(1, 0.0), (2, 10.0), (3, 0.0), (4, 1.0)]
     );
+}
+
+/// What the backfilling FJT policies show: the blocked head, its shadow
+/// time and the processors left over then, for the head at the front of
+/// the queue only.
+///
+/// Figure 1 and a short job 5 arriving at 16. Nothing is shown after the
+/// first arrival, before the policy has planned. From 0 the long job 2
+/// waits for job 1's end at 10, with nothing over.
+///
+/// * FJT1+BFA: job 3 is aborted at 10 and job 2 starts; job 4 waits for
+///   job 2's estimated end at 31, with 4 over. Job 3 is queued again at the
+///   next event, 16, at the front: until the policy has planned again at
+///   that instant, nothing is shown for job 4, no longer the head; then job
+///   3 is the head, for 31. At 31 jobs 3 and 4 start and job 5 waits for
+///   job 3's estimated end at 39; it starts at 41, when job 4 ends.
+/// * FJT1+BFM: job 3 is folded at 10 and job 2 starts on 7; job 4 waits
+///   for job 3, past its estimate: its shadow time is the instant of each
+///   pass (10, then 16). At 34 job 2 ends and jobs 4 and 5 start.
+#[test]
+fn the_state_shows_the_blocked_head_at_the_front_of_the_queue() {
+    let view = |head: u64, at: f64, extra: u32| {
+        let shadow = SimTime::from_secs_f64(at);
+        (
+            PolicyState::Backfill {
+                head,
+                shadow: Some(shadow),
+            },
+            Some(BackfillView {
+                head: Some(head),
+                shadow: Some(shadow),
+                extra: vec![extra],
+                reservations: vec![(head, shadow)],
+                reserved: 1,
+            }),
+        )
+    };
+    for (name, shown) in [
+        (
+            fjt::FJT1_BFA,
+            vec![
+                (0.0, None),
+                (0.0, Some(view(2, 10.0, 0))),
+                (10.0, Some(view(4, 31.0, 4))),
+                (16.0, None),
+                (16.0, Some(view(3, 31.0, 4))),
+                (31.0, Some(view(5, 39.0, 0))),
+                (41.0, None),
+            ],
+        ),
+        (
+            fjt::FJT1_BFM,
+            vec![
+                (0.0, None),
+                (0.0, Some(view(2, 10.0, 0))),
+                (10.0, Some(view(4, 10.0, 0))),
+                (16.0, Some(view(4, 16.0, 0))),
+                (34.0, None),
+            ],
+        ),
+    ] {
+        let late = JobSpec {
+            submit: SimTime::from_secs(16),
+            ..job(5, &app("short", SizeRule::PowerOfTwo, 4, false), 40, 40)
+        };
+        let mut e = figure_one_engine(name, WindowRule::AllBackfilled, vec![late]);
+        let mut seen = Vec::new();
+        while let Some(t) = e.step() {
+            let s = e.snapshot();
+            let state = e.policy_state();
+            assert_eq!(state, s.policy_state);
+            let now = match (&state, &s.backfill) {
+                (PolicyState::Idle, None) => None,
+                (PolicyState::Backfill { head, .. }, Some(_)) => {
+                    assert_eq!(
+                        s.queue.first().map(|r| r.id),
+                        Some(*head),
+                        "{name:?} at {t:?}"
+                    );
+                    Some((state.clone(), s.backfill.clone()))
+                }
+                other => panic!("{name:?} at {t:?}: {other:?}"),
+            };
+            if seen.last().map(|(_, v)| v) != Some(&now) {
+                seen.push((t.as_secs_f64(), now));
+            }
+        }
+        assert_eq!(seen, shown, "{name:?}");
+    }
 }
