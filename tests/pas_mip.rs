@@ -236,48 +236,49 @@ struct Recorded {
 
 fn recorded(path: &str) -> Vec<Recorded> {
     let text = std::fs::read_to_string(path).unwrap();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let gamma: Vec<f64> = serde_json::from_value(v["gamma"].clone()).unwrap();
-        let abw: Vec<f64> = serde_json::from_value(v["abw"].clone()).unwrap();
-        let base: Vec<f64> = serde_json::from_value(v["base"].clone()).unwrap();
-        let free: Vec<u32> = serde_json::from_value(v["free"].clone()).unwrap();
-        type Raw = (u32, f64, Option<(f64, f64)>);
-        let raw: Vec<Raw> = serde_json::from_value(v["jobs"].clone()).unwrap();
-        let old = v["obj"].as_f64().unwrap();
-        let jobs: Vec<PackageJob> = raw
+    text.lines().map(parse).collect()
+}
+
+/// One line of a file of recorded packages.
+fn parse(line: &str) -> Recorded {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let gamma: Vec<f64> = serde_json::from_value(v["gamma"].clone()).unwrap();
+    let abw: Vec<f64> = serde_json::from_value(v["abw"].clone()).unwrap();
+    let base: Vec<f64> = serde_json::from_value(v["base"].clone()).unwrap();
+    let free: Vec<u32> = serde_json::from_value(v["free"].clone()).unwrap();
+    type Raw = (u32, f64, Option<(f64, f64)>);
+    let raw: Vec<Raw> = serde_json::from_value(v["jobs"].clone()).unwrap();
+    let old = v["obj"].as_f64().unwrap();
+    let jobs: Vec<PackageJob> = raw
+        .iter()
+        .map(|&(size, estimate, c)| PackageJob {
+            size,
+            estimate,
+            comm: c.map(|(pnbw, sigma)| CommNeed { pnbw, sigma }),
+        })
+        .collect();
+    let p = Platform {
+        clusters: gamma
             .iter()
-            .map(|&(size, estimate, c)| PackageJob {
-                size,
-                estimate,
-                comm: c.map(|(pnbw, sigma)| CommNeed { pnbw, sigma }),
+            .enumerate()
+            .map(|(i, &g)| Cluster {
+                name: format!("c{i}"),
+                processors: 64,
+                speed: g,
             })
-            .collect();
-        let p = Platform {
-            clusters: gamma
-                .iter()
-                .enumerate()
-                .map(|(i, &g)| Cluster {
-                    name: format!("c{i}"),
-                    processors: 64,
-                    speed: g,
-                })
-                .collect(),
-            split_overhead: 0.0,
-            network: Some(Network { abw: abw.clone() }),
-        };
-        out.push(Recorded {
-            platform: p,
-            abw,
-            base,
-            free,
-            jobs,
-            obj: old,
-            line: line.to_string(),
-        });
+            .collect(),
+        split_overhead: 0.0,
+        network: Some(Network { abw: abw.clone() }),
+    };
+    Recorded {
+        platform: p,
+        abw,
+        base,
+        free,
+        jobs,
+        obj: old,
+        line: line.to_string(),
     }
-    out
 }
 
 fn replay(path: &str) -> (u32, u32) {
@@ -378,4 +379,82 @@ fn program_alone_on_recorded_packages() {
         "{packages} packages: {proved} proved optimal, {nodes} nodes, objectives {sum:.3} s in all, {:.2} s",
         t.elapsed().as_secs_f64()
     );
+}
+
+/// PAS's allocation when the exact search is stopped by its limit: the
+/// program runs as well, and the better of the two is used, the search's
+/// on a tie or when the program found nothing; the nodes of both count.
+/// Four recorded packages, the search limited to 2 children:
+///
+/// 1. the program proves a better allocation (308.3 s against 393.8 s);
+/// 2. the program, stopped at 300 nodes, does worse (476.3 s against
+///    473.2 s): the search's is used, not proved optimal;
+/// 3. both find 251.0 s, with different allocations, and the program
+///    proves it optimal: the search's allocation is used, called optimal;
+/// 4. the program, stopped at its first node, found nothing: the search's
+///    allocation is used, not the program's fallback.
+#[test]
+fn allocate_keeps_the_better_of_the_search_and_the_program() {
+    let cases = [
+        (
+            r#"{"gamma":[1.0,0.8333333333333334,0.6666666666666667,0.5],"abw":[1.0,1.0,1.0,1.0],"base":[1.1333333333333333,0.5333333333333333,0.5333333333333333,0.6],"free":[4,0,8,0],"jobs":[[8,154.287359,[0.2625,0.5]],[4,115.455074,[0.44999999999999996,0.5]]],"obj":308.31427275}"#,
+            300,
+            "program",
+        ),
+        (
+            r#"{"gamma":[1.0,0.8333333333333334,0.6666666666666667,0.5],"abw":[1.0,1.0,1.0,1.0],"base":[0.2625,0.0,0.2625,0.0],"free":[13,16,15,8],"jobs":[[32,366.377395,[0.07265624999999999,0.5]],[12,12.213361,[0.18333333333333332,0.5]]],"obj":476.29178525}"#,
+            300,
+            "search",
+        ),
+        (
+            r#"{"gamma":[1.0,0.8333333333333334,0.6666666666666667,0.5],"abw":[1.0,1.0,1.0,1.0],"base":[0.0,0.0,0.0,0.0],"free":[2,16,16,8],"jobs":[[8,217.780761,[0.48125000000000007,0.5]],[4,10.445753,[0.8250000000000001,0.5]]],"obj":251.04916540000005}"#,
+            300,
+            "tie",
+        ),
+        (
+            r#"{"gamma":[1.0,0.9666666666666667,0.9333333333333333,0.9],"abw":[1.0,1.0,1.0,1.0],"base":[0.0,0.0,0.0,0.0],"free":[8,2,16,8],"jobs":[[8,26.720392,[0.08750000000000001,0.5]],[16,122.006854,[0.046875,0.5]],[2,772.701287,[0.2,0.5]]],"obj":942.4834272525998}"#,
+            1,
+            "nothing",
+        ),
+    ];
+    for (line, node_limit, case) in cases {
+        let r = parse(line);
+        let (p, abw, base, free, jobs) = (&r.platform, &r.abw, &r.base, &r.free, &r.jobs);
+        let found = search(p, abw, base, free, jobs, 2);
+        assert!(!found.proved, "{case}: the search is stopped");
+        let by_search = objective(p, abw, base, jobs, &found.assignments);
+        let program = solve(p, abw, base, free, jobs, node_limit);
+        let got = allocate(p, abw, base, free, jobs, 2, node_limit);
+        assert_eq!(got.nodes, found.work + program.nodes, "{case}");
+        assert!(!got.fallback, "{case}");
+        match case {
+            "program" => {
+                assert!(program.optimal && program.objective < by_search - 1.0);
+                assert_eq!(got.assignments, program.assignments);
+                assert_eq!(got.objective, program.objective);
+                assert!(got.optimal);
+            }
+            "search" => {
+                assert!(!program.optimal && program.objective > by_search + 1.0);
+                assert_eq!(got.assignments, found.assignments);
+                assert_eq!(got.objective, by_search);
+                assert!(!got.optimal);
+            }
+            "tie" => {
+                assert_eq!(program.objective, by_search);
+                assert_ne!(program.assignments, found.assignments);
+                assert_eq!(got.assignments, found.assignments);
+                assert!(program.optimal && got.optimal);
+            }
+            _ => {
+                assert!(program.fallback);
+                assert_eq!(got.assignments, found.assignments);
+                assert!(!got.optimal);
+            }
+        }
+        assert_eq!(
+            got.objective,
+            objective(p, abw, base, jobs, &got.assignments)
+        );
+    }
 }
