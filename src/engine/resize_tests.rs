@@ -266,6 +266,39 @@ fn an_abort_loses_the_work_done() {
     assert_eq!(e.counters().refused, 0);
 }
 
+/// A folded job aborted loses the work it did at its folded rate: 8
+/// processes (20 s of work) on 2 processors (rate 0.2) for 10 s lose 2 s;
+/// started again on 8 at 12 s, the job runs its 20 s in full.
+#[test]
+fn an_abort_of_a_folded_job_loses_the_work_it_did() {
+    let (e, r) = run(
+        vec![moldable(1, 0, 160)],
+        vec![
+            (0, Act::Start(1, Some(8), 2)),
+            (10, Act::Abort(1)),
+            (12, Act::Start(1, Some(8), 8)),
+        ],
+    );
+    assert_eq!((r[0].start, r[0].end), (secs(12), secs(32)));
+    let m = r[0].moldable.as_ref().unwrap();
+    assert!((m.work_lost - 2.0).abs() < 1e-9, "{}", m.work_lost);
+    assert!((r[0].held - (20.0 + 160.0)).abs() < 1e-9);
+    assert_eq!(e.counters().refused, 0);
+}
+
+/// A job with no work ends at its start; its partition is the processors
+/// it held, not a rate over no time.
+#[test]
+fn a_job_of_no_work_ends_at_its_start_on_its_partition() {
+    let (e, r) = run(
+        vec![moldable(1, 0, 0)],
+        vec![(0, Act::Start(1, Some(8), 4))],
+    );
+    assert_eq!((r[0].start, r[0].end), (secs(0), secs(0)));
+    assert_eq!(r[0].moldable.as_ref().unwrap().partition, 4.0);
+    assert_eq!(e.counters().refused, 0);
+}
+
 /// Each impossible decision is refused with its reason; the run goes on.
 #[test]
 fn impossible_moldable_decisions_are_refused() {
@@ -276,6 +309,9 @@ fn impossible_moldable_decisions_are_refused() {
             (0, Act::Start(1, Some(3), 3)),
             // Folded beyond the multiprogramming level (16 on 2 = 8).
             (0, Act::Start(1, Some(16), 2)),
+            // More processors than processes, and none.
+            (0, Act::Start(1, Some(4), 8)),
+            (0, Act::Start(1, Some(4), 0)),
             // A rigid job has no sizes.
             (0, Act::Start(2, Some(4), 4)),
             (0, Act::Start(2, None, 4)),
@@ -296,7 +332,7 @@ fn impossible_moldable_decisions_are_refused() {
     );
     assert_eq!((r[0].start, r[0].end), (secs(0), secs(20)));
     assert_eq!((r[1].start, r[1].end), (secs(0), secs(10)));
-    assert_eq!(e.counters().refused, 10, "{:?}", e.counters());
+    assert_eq!(e.counters().refused, 12, "{:?}", e.counters());
     assert_eq!(e.counters().folded, 0);
 }
 
