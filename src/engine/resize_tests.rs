@@ -299,6 +299,23 @@ fn a_job_of_no_work_ends_at_its_start_on_its_partition() {
     assert_eq!(e.counters().refused, 0);
 }
 
+/// A fold may name which of its own processors the job keeps: 8
+/// processes on processors 0–7 folded at 4 s onto 6 and 7 (rate 0.2) have
+/// 16 s of work left, done by 84 s.
+#[test]
+fn a_fold_may_name_the_processors_it_keeps() {
+    let (e, r) = run(
+        vec![moldable(1, 0, 160)],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (4, Act::Resize(1, 2, Some(vec![6, 7]))),
+        ],
+    );
+    assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
+    assert_eq!(e.counters().folded, 1);
+    assert_eq!((r[0].start, r[0].end), (secs(0), secs(84)));
+}
+
 /// Each impossible decision is refused with its reason; the run goes on.
 #[test]
 fn impossible_moldable_decisions_are_refused() {
