@@ -141,6 +141,16 @@ fn run(jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, Vec<JobRecord>) 
 
 /// [`run`] on a machine of processors of speed `speed`.
 fn run_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, Vec<JobRecord>) {
+    let mut e = engine_at(speed, jobs, script);
+    e.run();
+    e.check_conservation().expect("every job ended once");
+    let mut r: Vec<JobRecord> = e.drain_records().collect();
+    r.sort_by_key(|r| r.id);
+    (e, r)
+}
+
+/// The engine [`run_at`] runs, before it starts.
+fn engine_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> Engine {
     let mut times: Vec<i64> = script.iter().map(|(t, _)| *t).collect();
     times.sort_unstable();
     times.dedup();
@@ -171,11 +181,7 @@ fn run_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> (Engine, V
     for t in times {
         e.events.push(secs(t), EventKind::Wake);
     }
-    e.run();
-    e.check_conservation().expect("every job ended once");
-    let mut r: Vec<JobRecord> = e.drain_records().collect();
-    r.sort_by_key(|r| r.id);
-    (e, r)
+    e
 }
 
 /// 160 s of sequential work on 8 processes takes 20 s. Folded by 4 at 4 s
@@ -314,6 +320,82 @@ fn a_fold_may_name_the_processors_it_keeps() {
     assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
     assert_eq!(e.counters().folded, 1);
     assert_eq!((r[0].start, r[0].end), (secs(0), secs(84)));
+}
+
+/// A resize to the processors the job holds changes nothing: no fold, no
+/// expansion, the same end.
+#[test]
+fn a_resize_to_the_same_width_is_neither_a_fold_nor_an_expansion() {
+    let (e, r) = run(
+        vec![moldable(1, 0, 160)],
+        vec![(0, Act::Start(1, Some(8), 8)), (4, Act::Resize(1, 8, None))],
+    );
+    assert_eq!(e.counters().refused, 0, "{:?}", e.last_refusal());
+    assert_eq!((e.counters().folded, e.counters().expanded), (0, 0));
+    let m = r[0].moldable.as_ref().unwrap();
+    assert_eq!((m.folds, m.expands), (0, 0));
+    assert_eq!(r[0].end, secs(20));
+}
+
+/// A fold gives its processors back to the cluster, no more: job 1 (8 on
+/// 8) and job 2 (8 wide) fill the 16 processors; job 1 folds to 2 at 4 s
+/// and job 3 (5 wide) takes 5 of the 6 freed. At 6 s job 1 cannot grow
+/// by 4 (1 is free) but can by 1.
+#[test]
+fn an_expansion_after_a_fold_counts_the_processors_others_took() {
+    let (e, r) = run(
+        vec![
+            moldable(1, 0, 160),
+            rigid(2, 0, 8, 100),
+            rigid(3, 0, 5, 100),
+        ],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (0, Act::Start(2, None, 8)),
+            (4, Act::Resize(1, 2, None)),
+            (5, Act::Start(3, None, 5)),
+            (6, Act::Resize(1, 6, None)),
+            (6, Act::Resize(1, 3, None)),
+        ],
+    );
+    assert_eq!(e.counters().refused, 1, "{:?}", e.counters());
+    assert!(matches!(
+        e.last_refusal(),
+        Some((
+            _,
+            Refusal::TooFew {
+                wanted: 4,
+                free: 1,
+                ..
+            }
+        ))
+    ));
+    assert_eq!((e.counters().folded, e.counters().expanded), (1, 1));
+    assert_eq!(r[2].start, secs(5));
+}
+
+/// A fold of a job already past its allowance leaves the allowance where
+/// it was: 80 s of estimated sequential work on 8 processes allow 10 s;
+/// folded at 15 s, the job's estimated end stays 10 s.
+#[test]
+fn a_fold_past_the_allowance_leaves_it_where_it_was() {
+    let job = JobSpec {
+        estimate: Some(secs(80)),
+        ..moldable(1, 0, 160)
+    };
+    let mut e = engine_at(
+        1.0,
+        vec![job],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (15, Act::Resize(1, 2, None)),
+        ],
+    );
+    e.step_until(secs(16));
+    assert_eq!(e.counters().folded, 1);
+    let s = e.snapshot();
+    assert_eq!(s.running[0].estimated_end, secs(10));
+    assert!(s.running[0].expired);
 }
 
 /// Each impossible decision is refused with its reason; the run goes on.
