@@ -214,6 +214,30 @@ fn a_fold_and_an_expansion_keep_the_work() {
     );
 }
 
+/// The allowance in that run, seen between the resizes: 84 s after the
+/// fold (16 s left at rate 1 become 80 s at 0.2), 36 s after the
+/// expansion (60 s left at 0.2 become 12 s at 1).
+#[test]
+fn the_allowance_stretches_and_shrinks_with_the_folding_rate() {
+    let mut e = engine_at(
+        1.0,
+        vec![moldable(1, 0, 160)],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (4, Act::Resize(1, 2, None)),
+            (24, Act::Resize(1, 8, None)),
+        ],
+    );
+    for (at, end) in [(1, 20), (5, 84), (25, 36)] {
+        e.step_until(secs(at));
+        assert_eq!(
+            e.snapshot().running[0].estimated_end,
+            secs(end),
+            "at {at} s"
+        );
+    }
+}
+
 /// The fold's rate and the machine's speed compose by product (one rule,
 /// `sched::rate::running_rate`): on processors of speed 0.5, 20 s of work
 /// on 8 processes do 2 s by the fold at 4 s, then run at 0.5 · 0.2 = 0.1
