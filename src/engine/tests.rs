@@ -868,13 +868,15 @@ fn queued_jobs_get_their_own_estimates_back_after_a_flip() {
     };
     let injected = INJECTED_ID_BASE + 1;
     assert_eq!(estimates(&e), vec![(2, 30), (injected, 40)]);
+    assert_eq!(e.queue_len(), 2);
     for (model, want) in [(EstimateModel::exact(), 10), (EstimateModel::default(), 30)] {
         e.apply(Command::SetEstimateError {
-            estimates: model,
+            estimates: model.clone(),
             queued_too: true,
         })
         .unwrap();
         assert_eq!(estimates(&e), vec![(2, want), (injected, 40)]);
+        assert_eq!(e.estimates(), &model);
     }
 }
 
@@ -902,6 +904,37 @@ fn a_conservation_error_names_the_jobs_left() {
         ..c
     };
     assert!(none.to_string().contains("none in the system"));
+    let twenty = Conservation {
+        left: (1..=20).map(|id| (id, "running")).collect(),
+        ..c
+    };
+    let text = twenty.to_string();
+    assert!(
+        text.contains("20 (running)") && !text.contains("more"),
+        "{text}"
+    );
+}
+
+/// The counters' JSON leaves out the refused, folded and expanded counts
+/// while they are zero, and gives them once they are not.
+#[test]
+fn the_counters_name_refusals_and_resizes_only_when_there_are_some() {
+    let zero = serde_json::to_value(Counters::default()).unwrap();
+    for key in ["refused", "folded", "expanded"] {
+        assert!(zero.get(key).is_none(), "{key}: {zero}");
+    }
+    assert_eq!(zero["finished"], 0);
+    let some = serde_json::to_value(Counters {
+        refused: 1,
+        folded: 2,
+        expanded: 3,
+        ..Counters::default()
+    })
+    .unwrap();
+    assert_eq!(
+        (&some["refused"], &some["folded"], &some["expanded"]),
+        (&1.into(), &2.into(), &3.into())
+    );
 }
 
 /// Asked in the middle of a run, the check reports the jobs still in the
