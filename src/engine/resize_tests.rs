@@ -480,3 +480,35 @@ fn an_expansion_takes_only_free_processors() {
     assert!((r[0].held - (10.0 + 4.0 * 47.5)).abs() < 1e-6);
     assert_eq!(r[1].end, secs(100));
 }
+
+/// The lost-jobs check before a run, in the middle of an abort and after
+/// a policy that leaves jobs queued: it fails each time, naming where the
+/// jobs are. Job 1, aborted at 10 s while job 2 (which the script never
+/// starts) heads the queue, is "aborted, not back": it waits for the head
+/// to start, so the script's start at 12 s is refused, and it comes back
+/// only once nothing else is left to happen. Both are then "queued".
+#[test]
+fn the_conservation_check_says_where_each_job_left_is() {
+    let mut e = engine_at(
+        1.0,
+        vec![moldable(1, 0, 160), rigid(2, 0, 4, 10)],
+        vec![
+            (0, Act::Start(1, Some(8), 8)),
+            (10, Act::Abort(1)),
+            (12, Act::Start(1, Some(8), 8)),
+        ],
+    );
+    let before = e.check_conservation().expect_err("nothing has arrived yet");
+    assert_eq!((before.arrived, before.finished), (0, 0));
+    assert!(before.events_left > 0 && before.left.is_empty());
+    e.step_until(secs(10));
+    let mid = e.check_conservation().expect_err("jobs are in the system");
+    assert_eq!(mid.left, vec![(1, "aborted, not back"), (2, "queued")]);
+    e.run();
+    let stuck = e.check_conservation().expect_err("both jobs wait");
+    assert_eq!(stuck.events_left, 0);
+    assert_eq!(stuck.left, vec![(1, "queued"), (2, "queued")]);
+    assert_eq!((stuck.arrived, stuck.finished), (2, 0));
+    // The start at 12 s, refused, and asked again at that instant.
+    assert!(e.counters().refused > 0);
+}
