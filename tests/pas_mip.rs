@@ -286,15 +286,8 @@ fn replay(path: &str) -> (u32, u32) {
     let mut times = Vec::new();
     let mut by_size: std::collections::BTreeMap<usize, (u32, f64, u64)> = Default::default();
     for r in recorded(path) {
-        let Recorded {
-            platform: p,
-            abw,
-            base,
-            free,
-            jobs,
-            obj: old,
-            line,
-        } = r;
+        let (p, abw, base, free, jobs) = (r.platform, r.abw, r.base, r.free, r.jobs);
+        let (old, line) = (r.obj, r.line);
         let t = std::time::Instant::now();
         let found = search(&p, &abw, &base, &free, &jobs, 200_000);
         let dt = t.elapsed().as_secs_f64();
