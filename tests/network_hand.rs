@@ -274,3 +274,31 @@ fn a_link_command_right_after_a_backfill_changes_nothing_under_easy() {
         );
     }
 }
+
+/// Two jobs that use the links end at the same instant while a third runs:
+/// the rates are worked out again once, when the instant is settled, not
+/// after each end. J1 and J2 (2 tasks, 1 + 1, 10 s) and J3 (4 tasks,
+/// 2 + 2, 100 s) start together and slow each other down; J1 and J2 end
+/// together. The run counts 11 events: 3 arrivals, 2 estimate expiries (J1
+/// and J2 outrun their allowance) and 6 completions, live or made stale by
+/// a change of rate. Working the rates out after J1's end, before J2's at
+/// the same instant, would reschedule J2 and J3 once more each: 13.
+#[test]
+fn rates_are_worked_out_once_an_instant_is_settled() {
+    let pair = |id: u64, runtime: i64| JobSpec {
+        size: 2,
+        components: vec![1, 1],
+        ..job(id, 0, runtime, 0.5)
+    };
+    let mut e = engine(
+        platform(1.0, 1.0),
+        vec![pair(1, 10), pair(2, 10), job(3, 0, 100, 0.5)],
+    );
+    e.run();
+    e.check_conservation().unwrap();
+    let ends = ends(&mut e);
+    assert_eq!(ends[0].2, ends[1].2, "J1 and J2 end together: {ends:?}");
+    assert!(ends[2].2 > ends[0].2);
+    assert_eq!(e.counters().overruns, 2);
+    assert_eq!(e.counters().events, 11, "{:?}", e.counters());
+}
