@@ -1111,6 +1111,73 @@ mod restless {
         Ok(Box::new(Restless { spec: spec.clone() }))
     }
 
+    /// FCFS that at 2 s aborts job 1 while it runs, and after that pass
+    /// asks once to decide again at the same instant.
+    #[derive(Default)]
+    struct AgainAfterAbort {
+        spec: PolicySpec,
+        asked: bool,
+        again: bool,
+    }
+
+    impl Policy for AgainAfterAbort {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<Abort>) {
+            if view.now == SimTime::from_secs(2) {
+                let first = view.running.iter().filter(|&&k| view.job(k).id == 1);
+                out.extend(first.map(|&job| Abort { job, requeue: true }));
+            }
+        }
+        fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime> {
+            self.again.then_some(view.now)
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            self.again = view.now == SimTime::from_secs(2) && !self.asked;
+            self.asked |= self.again;
+            fcfs_starts(view, out);
+        }
+        fn state(&self, _v: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    fn again_after_abort(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(AgainAfterAbort {
+            spec: spec.clone(),
+            ..AgainAfterAbort::default()
+        }))
+    }
+
+    /// An aborted job is back in the queue only after the instant of its
+    /// abort, even when a decision at that instant leaves an event at it.
+    /// Job 1 (2 processors of 4, 100 s) is aborted at 2 s, when job 2
+    /// (1 wide, 10 s) arrives and starts; the policy then asks to decide
+    /// again at 2 s, with room for job 1. Job 1 is not in the queue for
+    /// that pass: it is back at job 2's end, 12 s, and starts then.
+    #[test]
+    fn an_aborted_job_is_back_only_after_the_instant_of_its_abort() {
+        let jobs = vec![job(1, 0, 2, 100), job(2, 2, 1, 10)];
+        let mut e = requeue_engine(jobs, again_after_abort);
+        let mut times = Vec::new();
+        while let Some(t) = e.step() {
+            times.push(t.0 / 1_000_000);
+            assert!(times.len() < 1_000, "still at {t:?} after 1,000 steps");
+        }
+        e.check_conservation().expect("every job ended");
+        assert_eq!(e.last_refusal(), None);
+        let mut ends: Vec<(u64, i64, i64, u32)> = e
+            .drain_records()
+            .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000, r.requeues))
+            .collect();
+        ends.sort();
+        assert_eq!(ends, vec![(1, 12, 112, 1), (2, 2, 12, 0)]);
+        // Arrivals at 0 and 2 s, the pass asked for at 2 s, job 2's end,
+        // the end job 1's first run would have had (stale), job 1's end.
+        assert_eq!(times, vec![0, 2, 2, 12, 100, 112]);
+    }
+
     /// A policy that keeps asking to decide again at the same instant
     /// while nothing changes is refused after a few passes, and the clock
     /// moves on: every job ends, at the times FCFS gives. The run is
