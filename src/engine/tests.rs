@@ -716,6 +716,83 @@ mod protocol {
         let (_, last) = e.last_refusal().expect("refusals kept");
         assert!(!last.to_string().is_empty());
     }
+
+    /// FCFS whose first `wrong` attempts to start each job ask for more
+    /// processors than the cluster has.
+    struct Clumsy {
+        spec: PolicySpec,
+        wrong: fn(u64) -> u32,
+        tries: std::collections::HashMap<u64, u32>,
+    }
+
+    impl Policy for Clumsy {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<crate::sched::Abort>) {}
+        fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            let mut free = view.free[0];
+            for &k in view.queue {
+                let job = view.job(k);
+                if job.size > free {
+                    break;
+                }
+                let tries = self.tries.entry(job.id).or_default();
+                *tries += 1;
+                let w = if *tries > (self.wrong)(job.id) {
+                    free -= job.size;
+                    job.size
+                } else {
+                    100
+                };
+                out.push(Start {
+                    job: k,
+                    assignment: vec![(0, w)],
+                    kind: StartKind::Head,
+                    processors: None,
+                    processes: None,
+                });
+            }
+        }
+        fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    /// The passes retried after a refusal are counted per instant: having
+    /// used them all at one instant leaves them all for the next. Job 1's
+    /// first four starts are refused, the pass at 0 s and its three
+    /// retries, so it starts at the next event, job 2's arrival at 5 s;
+    /// job 2's first start, refused there, is retried at once and it
+    /// starts at 5 s too, not at job 1's end.
+    #[test]
+    fn refused_passes_are_retried_afresh_at_each_instant() {
+        let jobs = vec![job(1, 0, 1, 10), job(2, 5, 1, 10)];
+        let mut e = Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+            |spec, _p| {
+                Ok(Box::new(Clumsy {
+                    spec: spec.clone(),
+                    wrong: |id| if id == 1 { 4 } else { 1 },
+                    tries: Default::default(),
+                }))
+            },
+        )
+        .unwrap();
+        e.run();
+        e.check_conservation().expect("every job ended");
+        let mut ends: Vec<(u64, SimTime, SimTime)> =
+            e.drain_records().map(|r| (r.id, r.start, r.end)).collect();
+        ends.sort();
+        assert_eq!(ends, vec![(1, secs(5), secs(15)), (2, secs(5), secs(15))]);
+        assert_eq!(e.counters().refused, 5, "{:?}", e.counters());
+    }
 }
 
 mod flexible_split {
