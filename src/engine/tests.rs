@@ -383,6 +383,36 @@ fn snapshot_shows_ownership() {
     ));
 }
 
+/// An operator command applied between two events of one instant lands
+/// after the rest of that instant, as a saved command log replays it (at
+/// its time, once the instant's events are in). Jobs 1 and 2 both arrive
+/// at 0 s; the estimate error flipped after job 1's arrival alone still
+/// finds job 2 arrived, so job 2 keeps its exact estimate.
+#[test]
+fn a_command_between_events_of_one_instant_lands_after_them() {
+    use crate::workload::estimates::EstimateModel;
+    let jobs = vec![job(1, 0, &[4], 10), job(2, 0, &[4], 10)];
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step();
+    assert_eq!(e.next_event_time(), Some(SimTime::ZERO), "job 2 not in yet");
+    e.apply(Command::SetEstimateError {
+        estimates: EstimateModel::uniform_error(30.0),
+        queued_too: false,
+    })
+    .unwrap();
+    assert_eq!(e.now(), SimTime::ZERO);
+    let s = e.snapshot();
+    let queued: Vec<(u64, SimTime)> = s.queue.iter().map(|q| (q.id, q.estimate)).collect();
+    assert_eq!(queued, vec![(2, SimTime::from_secs(10))]);
+    assert_eq!(e.running_len(), 1);
+}
+
 #[test]
 fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
     use crate::workload::estimates::EstimateModel;
@@ -1264,11 +1294,28 @@ mod restless {
     fn a_policy_asking_again_and_again_at_one_instant_does_not_hold_the_clock() {
         let jobs = vec![job(1, 0, 3, 5), job(2, 1, 2, 5), job(3, 2, 1, 5)];
         let mut e = requeue_engine(jobs, restless);
+        // (instant, events at it, refusals at it)
+        let mut instants: Vec<(i64, u32, u64)> = Vec::new();
         let mut steps = 0;
-        while e.step().is_some() {
+        while let Some(t) = e.step() {
             steps += 1;
             assert!(steps < 1_000, "still at {:?} after {steps} steps", e.now());
+            let (t, refused) = (t.0 / 1_000_000, e.counters().refused);
+            match instants.last_mut() {
+                Some((at, n, _)) if *at == t => *n += 1,
+                _ => instants.push((t, 1, 0)),
+            }
+            let before: u64 = instants.iter().rev().skip(1).map(|i| i.2).sum();
+            instants.last_mut().unwrap().2 = refused - before;
         }
+        // The count of passes that changed nothing starts afresh at each
+        // instant. At 1 s and at 2 s alike: the arrival's pass, three
+        // passes asked for that changed nothing, the fourth ask refused and
+        // that refused pass retried three times, refused again each time.
+        assert_eq!(
+            instants,
+            vec![(0, 2, 0), (1, 7, 4), (2, 7, 4), (5, 2, 0), (10, 2, 0)]
+        );
         e.check_conservation().expect("every job ended");
         let mut ends: Vec<(u64, i64, i64)> = e
             .drain_records()
