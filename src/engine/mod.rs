@@ -489,9 +489,14 @@ impl Engine {
     /// Returns false if it gave up after [`SETTLE_LIMIT`] events without
     /// time moving on: the engine is stuck at this instant.
     pub fn settle(&mut self) -> bool {
+        self.settle_within(SETTLE_LIMIT)
+    }
+
+    /// [`Engine::settle`], giving up after `limit` events.
+    fn settle_within(&mut self, limit: usize) -> bool {
         let mut n = 0;
         while !self.instant_settled() {
-            if n == SETTLE_LIMIT {
+            if n == limit {
                 return false;
             }
             self.step();

@@ -413,6 +413,53 @@ fn a_command_between_events_of_one_instant_lands_after_them() {
     assert_eq!(e.running_len(), 1);
 }
 
+/// Settling handles the events left at the current instant and no more,
+/// and gives up, saying so, after its limit of events: ten jobs arrive at
+/// 0 s; after the first arrival, three more events are not enough; the
+/// rest of the instant is, and the clock is still at 0 s with the ten jobs
+/// in (four running, six queued).
+#[test]
+fn settling_handles_the_instant_within_its_limit() {
+    let jobs: Vec<JobSpec> = (1..=10).map(|id| job(id, 0, &[1], 10)).collect();
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step();
+    assert!(!e.settle_within(3), "six arrivals are left after three");
+    assert_eq!(e.counters().events, 4);
+    assert!(e.settle_within(100));
+    assert_eq!(e.counters().events, 10);
+    assert_eq!(e.now(), SimTime::ZERO);
+    assert_eq!((e.running_len(), e.queue_len()), (4, 6));
+    assert!(e.settle(), "nothing left at 0 s");
+    assert_eq!(e.counters().events, 10);
+}
+
+/// Stepping up to a time moves the clock there when it is ahead, and
+/// never back; stepping up to the end of time handles every event and
+/// leaves the clock at the last.
+#[test]
+fn stepping_until_a_time_never_moves_the_clock_back() {
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(vec![job(1, 0, &[4], 10), job(2, 5, &[4], 10)].into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(7));
+    assert_eq!(e.now(), SimTime::from_secs(7));
+    e.step_until(SimTime::from_secs(3));
+    assert_eq!(e.now(), SimTime::from_secs(7));
+    e.step_until(SimTime::MAX);
+    assert_eq!(e.now(), SimTime::from_secs(20));
+    assert!(e.is_done());
+}
+
 #[test]
 fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
     use crate::workload::estimates::EstimateModel;
@@ -1211,6 +1258,50 @@ mod restless {
                 (4, 115, 116, 0),
                 (5, 115, 116, 0)
             ]
+        );
+    }
+
+    /// A policy is asked for aborts only under `on_overrun = "requeue"`,
+    /// and only while a job waits and a job runs. Hesitant asks to abort
+    /// every running job at 2 s: not heard when estimates are only
+    /// estimates (job 1 runs its 100 s; job 2, arrived at 1 s, after it);
+    /// nor under requeue when the event at 2 s (job 2's end) leaves
+    /// nothing waiting.
+    #[test]
+    fn aborts_are_asked_for_only_under_requeue_and_for_a_waiting_job() {
+        let under = |overrun: Option<OnOverrun>, jobs: Vec<crate::model::JobSpec>| {
+            let estimates = match overrun {
+                Some(o) => EstimateModel::exact().with_overrun(o),
+                None => EstimateModel::exact(),
+            };
+            let mut e = Engine::with_builder(
+                Platform::uniform(1, 4),
+                Box::new(jobs.into_iter()),
+                &PolicySpec::fcfs(),
+                EngineConfig {
+                    estimates,
+                    ..EngineConfig::default()
+                },
+                hesitant,
+            )
+            .unwrap();
+            e.run();
+            e.check_conservation().expect("every job ended");
+            let mut ends: Vec<(u64, i64, i64, u32)> = e
+                .drain_records()
+                .map(|r| (r.id, r.start.0 / 1_000_000, r.end.0 / 1_000_000, r.requeues))
+                .collect();
+            ends.sort();
+            ends
+        };
+        let waiting = || vec![job(1, 0, 4, 100), job(2, 1, 4, 10), job(3, 2, 1, 1)];
+        let run_through = vec![(1, 0, 100, 0), (2, 100, 110, 0), (3, 110, 111, 0)];
+        assert_eq!(under(None, waiting()), run_through);
+        assert_eq!(under(Some(OnOverrun::Kill), waiting()), run_through);
+        let none_waiting = vec![job(1, 0, 2, 100), job(2, 0, 2, 2)];
+        assert_eq!(
+            under(Some(OnOverrun::Requeue), none_waiting),
+            vec![(1, 0, 100, 0), (2, 0, 2, 0)]
         );
     }
 
