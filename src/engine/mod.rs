@@ -426,7 +426,13 @@ impl Engine {
         if self.dirty && self.instant_settled() {
             let refused = self.counters.refused;
             self.schedule();
-            if self.counters.refused > refused {
+            // A pass refused a decision: it is tried again, unless what
+            // was refused last is the policy's ask for yet another pass.
+            let recheck_refused = matches!(
+                &self.last_refusal,
+                Some((t, Refusal::Recheck { .. })) if *t == self.now
+            );
+            if self.counters.refused > refused && !recheck_refused {
                 self.retry_after_refusal();
             }
         }
