@@ -1414,6 +1414,80 @@ mod restless {
         assert_eq!(ends, vec![(1, 5, 15)]);
     }
 
+    /// FCFS that writes down when it is asked to reshape (`'R'`) and to
+    /// schedule (`'S'`), and asks for a wake at the instant it last
+    /// scheduled — a time not ahead of now, which is no decision point.
+    /// What it writes down goes to [`CALLS`] (one test uses it).
+    struct Recorder {
+        spec: PolicySpec,
+        last: Option<SimTime>,
+    }
+
+    static CALLS: std::sync::Mutex<Vec<(i64, char)>> = std::sync::Mutex::new(Vec::new());
+
+    fn call(now: SimTime, what: char) {
+        CALLS.lock().unwrap().push((now.0 / 1_000_000, what));
+    }
+
+    impl Policy for Recorder {
+        fn spec(&self) -> &PolicySpec {
+            &self.spec
+        }
+        fn aborts(&mut self, _v: &SystemView<'_>, _o: &mut Vec<Abort>) {}
+        fn recheck_at(&self, _v: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn reshape(&mut self, view: &SystemView<'_>, _out: &mut Vec<crate::sched::Decision>) {
+            call(view.now, 'R');
+        }
+        fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+            call(view.now, 'S');
+            self.last = Some(view.now);
+            fcfs_starts(view, out);
+        }
+        fn wake_at(&self) -> Option<SimTime> {
+            self.last
+        }
+        fn state(&self, _v: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+    }
+
+    fn recorder(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
+        Ok(Box::new(Recorder {
+            spec: spec.clone(),
+            last: None,
+        }))
+    }
+
+    /// What the trait promises a policy: at every decision point with jobs
+    /// running it is asked to reshape before it schedules, and once more
+    /// after, only when something started; a wake asked for at now (not
+    /// ahead of it) adds no decision point. Job 1 (2 of 4 processors,
+    /// 10 s) arrives at 0 s and starts, job 2 (4 wide) at 1 s waits for
+    /// it, and starts at 10 s.
+    #[test]
+    fn reshape_is_asked_before_the_starts_and_after_them_when_some_started() {
+        let jobs = vec![job(1, 0, 2, 10), job(2, 1, 4, 10)];
+        let mut e = Engine::with_builder(
+            Platform::uniform(1, 4),
+            Box::new(jobs.into_iter()),
+            &PolicySpec::fcfs(),
+            EngineConfig::default(),
+            recorder,
+        )
+        .unwrap();
+        e.run();
+        e.check_conservation().expect("every job ended");
+        // Nothing runs at 0 s before job 1 starts, nor at 10 s before job
+        // 2 does; at 1 s nothing starts; at 20 s nothing is left to decide.
+        assert_eq!(
+            *CALLS.lock().unwrap(),
+            vec![(0, 'S'), (0, 'R'), (1, 'R'), (1, 'S'), (10, 'S'), (10, 'R')]
+        );
+        assert_eq!(e.counters().events, 4);
+    }
+
     fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
         Ok(Box::new(Restless { spec: spec.clone() }))
     }

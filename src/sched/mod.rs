@@ -481,7 +481,9 @@ pub trait Policy: Send {
     fn reshape(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Decision>) {}
 
     /// A time at which the policy must decide again even if nothing else
-    /// happens then (the engine adds a wake-up event).
+    /// happens then (the engine adds a wake-up event). Only a time ahead
+    /// of now is one: to decide again at the same instant, a policy asks
+    /// through [`Policy::recheck_at`], which the engine bounds.
     fn wake_at(&self) -> Option<SimTime> {
         None
     }
