@@ -456,6 +456,33 @@ fn the_running_jobs_held_what_they_held_so_far() {
     assert_eq!(e.running_held(), 9.0);
 }
 
+/// A job's state by its workload id: running, queued, or gone (ended, or
+/// not arrived yet) — each job's own, whatever the others'.
+#[test]
+fn a_job_is_found_by_its_id() {
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(
+            vec![
+                job(7, 0, &[4], 10),
+                job(3, 1, &[4], 10),
+                job(5, 30, &[1], 1),
+            ]
+            .into_iter(),
+        ),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(2));
+    assert_eq!(e.job_state(7), Some(JobState::Running));
+    assert_eq!(e.job_state(3), Some(JobState::Queued));
+    assert_eq!(e.job_state(5), None, "not arrived yet");
+    e.step_until(SimTime::from_secs(15));
+    assert_eq!(e.job_state(7), None, "ended");
+    assert_eq!(e.job_state(3), Some(JobState::Running));
+}
+
 /// Stepping up to a time moves the clock there when it is ahead, and
 /// never back; stepping up to the end of time handles every event and
 /// leaves the clock at the last.
