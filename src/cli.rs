@@ -2,6 +2,10 @@
 //! `validate`, `taskgraph`, `swf`, and (with no command) the console or, off a terminal, the
 //! default scenario headless.
 
+// The help texts below are doc comments that clap shows as they are; the
+// scenario's TOML tables they name, `[expect]` and `[run]`, are no links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use crate::plot::{self, PlotSpec};
 use crate::report;
 use crate::report::out_dir::{self, OutDir};

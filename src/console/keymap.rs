@@ -51,7 +51,7 @@ pub enum Action {
     TypeEstimate,
     /// Choose the next link (`b`).
     NextLink,
-    /// The chosen link's bandwidth to the next step of [`LINK_STEPS`].
+    /// The chosen link's bandwidth to the next step of [`LINK_STEPS`](crate::console::app::LINK_STEPS).
     CycleLink,
     NextGrouping,
     NextPane,

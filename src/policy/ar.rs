@@ -10,7 +10,7 @@
 //! waiting graph's family and up to `group` waiting graphs of it, in
 //! arrival order, and builds one reservation with [`crate::taskgraph::ar`]:
 //! each graph's schedule is rearranged and its subtasks moved to free
-//! processors ([`ar::compact`]), the graphs are interwoven on as many
+//! processors ([`ar::compact`](crate::taskgraph::ar::compact)), the graphs are interwoven on as many
 //! processors as their target processors, and the gaps are backfilled,
 //! best fit, with waiting independent jobs no wider than the reservation
 //! (estimates rounded up to whole weight units). It asks the engine for

@@ -1,4 +1,4 @@
-//! One file per pane. Each draws from the [`Snapshot`] alone (plus the
+//! One file per pane. Each draws from the [`Snapshot`](crate::console::snapshot::Snapshot) alone (plus the
 //! console's view settings in [`Ctx`]) into a buffer area.
 
 pub mod backfill_windows;
