@@ -782,7 +782,11 @@ mod tests {
                 log.push((from, from + span));
             }
             if round % 97 == 0 {
-                g.forget_before(log.len() as u64 / 2);
+                let floor = log.len() as u64 / 2;
+                g.forget_before(floor);
+                assert!(g.floor >= floor);
+                let kept = g.starts.iter().chain(&g.ends);
+                assert!(kept.map(|e| e.0).all(|n| n >= floor), "forgotten");
             }
             let seen = next(log.len() as u64 + 2);
             let want = log.get(seen as usize..).filter(|l| !l.is_empty()).map(|l| {
@@ -805,5 +809,9 @@ mod tests {
             checked > 1000 && g.starts.len() < log.len() / 10,
             "{checked}"
         );
+        assert!(g.floor > 0, "some releases forgotten");
+        // Every release counts towards the next compaction of the profile,
+        // the empty ones too.
+        assert_eq!(g.since_compact, 2000);
     }
 }
