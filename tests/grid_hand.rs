@@ -58,6 +58,17 @@ fn run_with(
     params: &[(&str, &str)],
     jobs: Vec<JobSpec>,
 ) -> (Vec<JobRecord>, Engine) {
+    run_seeded(name, per_site, params, 1, jobs)
+}
+
+/// As [`run_with`], with the run's seed (the policy's random choices).
+fn run_seeded(
+    name: PolicyName,
+    per_site: u32,
+    params: &[(&str, &str)],
+    seed: u64,
+    jobs: Vec<JobSpec>,
+) -> (Vec<JobRecord>, Engine) {
     let mut platform = Platform::uniform(2, per_site);
     platform.split_overhead = 0.1;
     let policy = PolicySpec {
@@ -70,6 +81,7 @@ fn run_with(
     };
     let config = EngineConfig {
         estimates: EstimateModel::exact(),
+        seed,
         ..EngineConfig::default()
     };
     let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
@@ -433,4 +445,106 @@ fn an_injected_site_is_checked_and_only_the_grid_policies_read_it() {
         "site 1 is full: EASY starts it on site 0"
     );
     assert_eq!((r.start.as_secs_f64(), r.end.as_secs_f64()), (5.0, 8.0));
+}
+
+/// The two readings of an idle processor (`[policy.params] idle`). Gang 9
+/// waits on both queues of site 0 for L1 (to 10); L2 ends at 4 and leaves
+/// its processor executing nothing, gang 9's task at the head of its
+/// queue. Gang 8 (one task, 3 s) comes at 5. Not executing is idle (the
+/// default): it starts on that processor at once and is gone by 8, before
+/// gang 9 needs it. Unclaimed: that processor is gang 9's, so gang 8 takes
+/// the one empty queue left (site 1's, behind L3 or L4) and starts at 20.
+#[test]
+fn a_processor_held_by_a_waiting_gang_is_idle_only_under_the_default_reading() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 20.0),
+        local(4, 0.0, 1, 20.0),
+        local(5, 0.5, 1, 1.0),
+        gang(9, 1.0, 2, 5.0),
+        gang(8, 5.0, 1, 3.0),
+    ];
+    for (idle, eight) in [(None, (5.0, 8.0)), (Some("unclaimed"), (20.0, 23.0))] {
+        let params: Vec<(&str, &str)> = idle.iter().map(|&v| ("idle", v)).collect();
+        let (recs, e) = run_with(PolicyName::Grid1, 2, &params, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 0.0, 20.0),
+                (4, 0.0, 20.0),
+                (5, 20.0, 21.0),
+                (8, eight.0, eight.1),
+                (9, 10.0, 15.0),
+            ],
+            "{idle:?}"
+        );
+        assert_eq!(e.counters().refused, 0);
+    }
+}
+
+/// Both sites busy to 10 on one processor and to 4 on the other; gangs 9
+/// and 7 (2 tasks each) take the empty queues of one site each and wait
+/// for the processors busy to 10. From 4 each site has one processor
+/// executing nothing. Gang 8 (2 tasks, 3 s) comes at 5: no one site has
+/// two idle processors or two empty queues. Approach 1 does not split a
+/// gang one site can hold: it waits in the grid queue, goes to a site
+/// when 9 and 7 start at 10 and start at 15. Approach 2 splits it over
+/// the idle processors of both sites at once, 10 % longer.
+#[test]
+fn only_approach_two_splits_a_gang_that_one_site_can_hold() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 10.0),
+        local(4, 0.0, 1, 4.0),
+        gang(9, 1.0, 2, 5.0),
+        gang(7, 1.5, 2, 5.0),
+        gang(8, 5.0, 2, 3.0),
+    ];
+    for (name, eight) in [
+        (PolicyName::Grid1, (15.0, 18.0)),
+        (PolicyName::Grid2, (5.0, 8.3)),
+    ] {
+        let (recs, _) = run(name, 2, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 0.0, 10.0),
+                (4, 0.0, 4.0),
+                (7, 10.0, 15.0),
+                (8, eight.0, eight.1),
+                (9, 10.0, 15.0),
+            ],
+            "{name:?}"
+        );
+        let g = recs.iter().find(|r| r.id == 8).unwrap();
+        assert_eq!(
+            g.clusters.len(),
+            if name == PolicyName::Grid1 { 1 } else { 2 }
+        );
+    }
+}
+
+/// A gang one site can hold (flexible, or asking for one component) goes
+/// to a site drawn at random among those with room: over sixteen seeds,
+/// on an empty platform, both sites are drawn.
+#[test]
+fn a_gang_one_site_can_hold_goes_to_a_random_site() {
+    for components in [vec![], vec![2]] {
+        let mut drawn = [0; 2];
+        for seed in 0..16 {
+            let mut g = gang(9, 0.0, 2, 5.0);
+            g.components = components.clone();
+            let (recs, _) = run_seeded(PolicyName::Grid1, 2, &[], seed, vec![g]);
+            assert_eq!(recs[0].start, SimTime::ZERO);
+            assert_eq!(recs[0].clusters.len(), 1);
+            drawn[recs[0].clusters[0] as usize] += 1;
+        }
+        assert!(drawn.iter().all(|&n| n > 0), "{components:?}: {drawn:?}");
+    }
 }
