@@ -75,12 +75,18 @@ fn run_seeded(
         name,
         params: params
             .iter()
-            .map(|&(k, v)| (k.to_string(), ParamValue::Text(v.to_string())))
+            .map(|&(k, v)| {
+                let value = v
+                    .parse()
+                    .map_or_else(|_| ParamValue::Text(v.to_string()), ParamValue::Float);
+                (k.to_string(), value)
+            })
             .collect(),
         ..PolicySpec::default()
     };
+    // Each job's own estimate: its run time unless a test gives one.
     let config = EngineConfig {
-        estimates: EstimateModel::exact(),
+        estimates: EstimateModel::default(),
         seed,
         ..EngineConfig::default()
     };
@@ -546,5 +552,87 @@ fn a_gang_one_site_can_hold_goes_to_a_random_site() {
             drawn[recs[0].clusters[0] as usize] += 1;
         }
         assert!(drawn.iter().all(|&n| n > 0), "{components:?}: {drawn:?}");
+    }
+}
+
+/// The two readings of the time until a gang can start
+/// (`[policy.params] elapsed`). Gang 9 waits on both queues of site 0 for
+/// L1, which ends at 10 but was estimated to run 30 s. L6 (8 s) comes at 5
+/// to the processor L2 left at 4. Exact (the default): the gang starts in
+/// 5 s, too soon for L6, which queues behind it, unless the gang may be
+/// kept waiting 3 s more (`threshold`, T). Estimated: in 25 s, so L6
+/// starts at once and the gang waits for it until 13.
+#[test]
+fn a_local_job_backfills_by_the_exact_or_the_estimated_wait_of_the_gang() {
+    let mut l1 = local(1, 0.0, 0, 10.0);
+    l1.estimate = Some(SimTime::from_secs(30));
+    let jobs = vec![
+        l1,
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 20.0),
+        local(4, 0.0, 1, 20.0),
+        local(5, 0.5, 1, 1.0),
+        gang(9, 1.0, 2, 5.0),
+        local(6, 5.0, 0, 8.0),
+    ];
+    let exact: &[(&str, &str)] = &[("elapsed", "exact")];
+    let three: &[(&str, &str)] = &[("elapsed", "exact"), ("threshold", "3")];
+    let estimated: &[(&str, &str)] = &[("elapsed", "estimated")];
+    for (params, six, nine) in [
+        (exact, (15.0, 23.0), (10.0, 15.0)),
+        (three, (5.0, 13.0), (13.0, 18.0)),
+        (estimated, (5.0, 13.0), (13.0, 18.0)),
+    ] {
+        let (recs, _) = run_with(PolicyName::Grid1, 2, params, jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (2, 0.0, 4.0),
+                (3, 0.0, 20.0),
+                (4, 0.0, 20.0),
+                (5, 20.0, 21.0),
+                (6, six.0, six.1),
+                (9, nine.0, nine.1),
+            ],
+            "{params:?}"
+        );
+    }
+}
+
+/// A gang's wait counts a job started at the same instant, before the
+/// engine shows it running, to the end planned for it. Three processors a
+/// site; site 1 is busy to 100 with one queue taken. At 2, L7 (20 s) takes
+/// one of site 0's two idle processors, gang 9 (3 tasks) takes site 0's
+/// three empty queues and must wait for L7 until 22, and L8 (15 s) may
+/// start at once on the processor left idle: 15 ≤ 22 − 2.
+#[test]
+fn a_job_started_at_the_same_instant_counts_in_the_gang_wait_by_its_planned_end() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(3, 0.0, 1, 100.0),
+        local(4, 0.0, 1, 100.0),
+        local(5, 0.0, 1, 100.0),
+        local(6, 0.5, 1, 1.0),
+        local(7, 2.0, 0, 20.0),
+        gang(9, 2.0, 3, 5.0),
+        local(8, 2.0, 0, 15.0),
+    ];
+    for elapsed in ["exact", "estimated"] {
+        let (recs, _) = run_with(PolicyName::Grid1, 3, &[("elapsed", elapsed)], jobs.clone());
+        assert_eq!(
+            times(&recs),
+            vec![
+                (1, 0.0, 10.0),
+                (3, 0.0, 100.0),
+                (4, 0.0, 100.0),
+                (5, 0.0, 100.0),
+                (6, 100.0, 101.0),
+                (7, 2.0, 22.0),
+                (8, 2.0, 17.0),
+                (9, 22.0, 27.0),
+            ],
+            "{elapsed}"
+        );
     }
 }
