@@ -305,6 +305,17 @@ fn the_grid_view_lists_the_waiting_gangs_with_their_sizes() {
 
 /// An engine on 2 sites × `per_site`, exact estimates, paused at `at`.
 fn engine_at(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>, at: f64) -> Engine {
+    engine_seeded_at(name, per_site, 1, jobs, at)
+}
+
+/// As [`engine_at`], with the run's seed.
+fn engine_seeded_at(
+    name: PolicyName,
+    per_site: u32,
+    seed: u64,
+    jobs: Vec<JobSpec>,
+    at: f64,
+) -> Engine {
     let mut platform = Platform::uniform(2, per_site);
     platform.split_overhead = 0.1;
     let policy = PolicySpec {
@@ -313,6 +324,7 @@ fn engine_at(name: PolicyName, per_site: u32, jobs: Vec<JobSpec>, at: f64) -> En
     };
     let config = EngineConfig {
         estimates: EstimateModel::exact(),
+        seed,
         ..EngineConfig::default()
     };
     let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
@@ -635,4 +647,64 @@ fn a_job_started_at_the_same_instant_counts_in_the_gang_wait_by_its_planned_end(
             "{elapsed}"
         );
     }
+}
+
+/// Site 0's processors are busy to 10 and to 4. L3 (1 s) comes at 1 and
+/// queues behind either, drawn at random (over eight seeds, each is
+/// drawn); L4 (1 s) at 1.5 goes to the shortest queue, the other one: one
+/// of them starts at 4, the other at 10.
+#[test]
+fn a_local_job_that_cannot_start_joins_the_shortest_queue() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 1.0, 0, 1.0),
+        local(4, 1.5, 0, 1.0),
+    ];
+    let mut drawn = [0; 2];
+    for seed in 0..8 {
+        let (recs, _) = run_seeded(PolicyName::Grid1, 2, &[], seed, jobs.clone());
+        let mut starts: Vec<f64> = recs[2..].iter().map(|r| r.start.as_secs_f64()).collect();
+        starts.sort_by(f64::total_cmp);
+        assert_eq!(starts, vec![4.0, 10.0], "seed {seed}");
+        let e = engine_seeded_at(PolicyName::Grid1, 2, seed, jobs[..3].to_vec(), 2.0);
+        let behind = grid_state(&e).sites[0]
+            .iter()
+            .position(|p| p.head == Some((3, false)))
+            .expect("L3 queued");
+        drawn[behind] += 1;
+    }
+    assert!(drawn.iter().all(|&n| n > 0), "{drawn:?}");
+}
+
+/// As in the first example, with T = 6: when L6 frees its processor at
+/// 9, L7 (7 s) queued behind the gang there may start, since 7 ≤ 10 − 9 +
+/// 6, and the gang waits for it until 16.
+#[test]
+fn a_threshold_lets_a_queued_local_job_delay_the_gang() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 20.0),
+        local(4, 0.0, 1, 20.0),
+        local(5, 0.5, 1, 1.0),
+        gang(9, 1.0, 2, 5.0),
+        local(6, 2.0, 0, 5.0),
+        local(7, 5.0, 0, 7.0),
+    ];
+    let (recs, e) = run_with(PolicyName::Grid1, 2, &[("threshold", "6")], jobs);
+    assert_eq!(
+        times(&recs),
+        vec![
+            (1, 0.0, 10.0),
+            (2, 0.0, 4.0),
+            (3, 0.0, 20.0),
+            (4, 0.0, 20.0),
+            (5, 20.0, 21.0),
+            (6, 4.0, 9.0),
+            (7, 9.0, 16.0),
+            (9, 16.0, 21.0),
+        ]
+    );
+    assert_eq!(e.counters().started_ahead, 2, "L6 and L7 backfilled");
 }
