@@ -104,6 +104,22 @@ fn times(recs: &[JobRecord]) -> Vec<(u64, f64, f64)> {
         .collect()
 }
 
+/// Site 0 is busy (L1 to 10, L2 to 4) and site 1 (L3 and L4 to 20, L5
+/// queued) has only one empty queue when gang 9 (2 tasks, 5 s) arrives at
+/// 1: it takes both empty queues of site 0 and waits for L1.
+fn gang_waits_on_site_0(more: &[JobSpec]) -> Vec<JobSpec> {
+    let mut jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        local(2, 0.0, 0, 4.0),
+        local(3, 0.0, 1, 20.0),
+        local(4, 0.0, 1, 20.0),
+        local(5, 0.5, 1, 1.0),
+        gang(9, 1.0, 2, 5.0),
+    ];
+    jobs.extend_from_slice(more);
+    jobs
+}
+
 /// Site 0 is busy (L1 to 10, L2 to 4) and site 1 has only one empty queue
 /// when gang 9 (2 tasks) arrives at 1, so it takes both empty queues of
 /// site 0 and waits for L1. L6 (5 s) backfills at 4 when L2 frees its
@@ -111,16 +127,7 @@ fn times(recs: &[JobRecord]) -> Vec<(u64, f64, f64)> {
 /// the gang, which starts at 10, and runs after it.
 #[test]
 fn a_gang_waits_on_empty_queues_while_a_local_job_backfills_and_one_may_not() {
-    let jobs = vec![
-        local(1, 0.0, 0, 10.0),
-        local(2, 0.0, 0, 4.0),
-        local(3, 0.0, 1, 20.0),
-        local(4, 0.0, 1, 20.0),
-        local(5, 0.5, 1, 1.0),
-        gang(9, 1.0, 2, 5.0),
-        local(6, 2.0, 0, 5.0),
-        local(7, 5.0, 0, 7.0),
-    ];
+    let jobs = gang_waits_on_site_0(&[local(6, 2.0, 0, 5.0), local(7, 5.0, 0, 7.0)]);
     for name in [PolicyName::Grid1, PolicyName::Grid2] {
         let (recs, e) = run(name, 2, jobs.clone());
         assert_eq!(
@@ -474,15 +481,7 @@ fn an_injected_site_is_checked_and_only_the_grid_policies_read_it() {
 /// the one empty queue left (site 1's, behind L3 or L4) and starts at 20.
 #[test]
 fn a_processor_held_by_a_waiting_gang_is_idle_only_under_the_default_reading() {
-    let jobs = vec![
-        local(1, 0.0, 0, 10.0),
-        local(2, 0.0, 0, 4.0),
-        local(3, 0.0, 1, 20.0),
-        local(4, 0.0, 1, 20.0),
-        local(5, 0.5, 1, 1.0),
-        gang(9, 1.0, 2, 5.0),
-        gang(8, 5.0, 1, 3.0),
-    ];
+    let jobs = gang_waits_on_site_0(&[gang(8, 5.0, 1, 3.0)]);
     for (idle, eight) in [(None, (5.0, 8.0)), (Some("unclaimed"), (20.0, 23.0))] {
         let params: Vec<(&str, &str)> = idle.iter().map(|&v| ("idle", v)).collect();
         let (recs, e) = run_with(PolicyName::Grid1, 2, &params, jobs.clone());
@@ -576,17 +575,8 @@ fn a_gang_one_site_can_hold_goes_to_a_random_site() {
 /// starts at once and the gang waits for it until 13.
 #[test]
 fn a_local_job_backfills_by_the_exact_or_the_estimated_wait_of_the_gang() {
-    let mut l1 = local(1, 0.0, 0, 10.0);
-    l1.estimate = Some(SimTime::from_secs(30));
-    let jobs = vec![
-        l1,
-        local(2, 0.0, 0, 4.0),
-        local(3, 0.0, 1, 20.0),
-        local(4, 0.0, 1, 20.0),
-        local(5, 0.5, 1, 1.0),
-        gang(9, 1.0, 2, 5.0),
-        local(6, 5.0, 0, 8.0),
-    ];
+    let mut jobs = gang_waits_on_site_0(&[local(6, 5.0, 0, 8.0)]);
+    jobs[0].estimate = Some(SimTime::from_secs(30));
     let exact: &[(&str, &str)] = &[("elapsed", "exact")];
     let three: &[(&str, &str)] = &[("elapsed", "exact"), ("threshold", "3")];
     let estimated: &[(&str, &str)] = &[("elapsed", "estimated")];
@@ -682,16 +672,7 @@ fn a_local_job_that_cannot_start_joins_the_shortest_queue() {
 /// 6, and the gang waits for it until 16.
 #[test]
 fn a_threshold_lets_a_queued_local_job_delay_the_gang() {
-    let jobs = vec![
-        local(1, 0.0, 0, 10.0),
-        local(2, 0.0, 0, 4.0),
-        local(3, 0.0, 1, 20.0),
-        local(4, 0.0, 1, 20.0),
-        local(5, 0.5, 1, 1.0),
-        gang(9, 1.0, 2, 5.0),
-        local(6, 2.0, 0, 5.0),
-        local(7, 5.0, 0, 7.0),
-    ];
+    let jobs = gang_waits_on_site_0(&[local(6, 2.0, 0, 5.0), local(7, 5.0, 0, 7.0)]);
     let (recs, e) = run_with(PolicyName::Grid1, 2, &[("threshold", "6")], jobs);
     assert_eq!(
         times(&recs),
