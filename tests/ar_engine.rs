@@ -230,11 +230,14 @@ proptest! {
 /// already made are still kept (the engine refuses the new policy's starts
 /// on reserved processors inside their windows), the graphs they hold
 /// still run, and every job and graph that arrived ends exactly once.
+/// The two-site grid policies know nothing of reservations: their refused
+/// starts are placed again (on one site, one-task jobs are local jobs).
 #[test]
 fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
     use schedscope::engine::Command;
     use schedscope::sched::Machines;
     let mut switched_with_reservations = 0;
+    let mut grid_refused = 0;
     let cases = [
         (1u64, PolicyName::Fcfs, Machines::Counted),
         (2, PolicyName::Easy, Machines::Counted),
@@ -244,6 +247,10 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
         (6, PolicyName::Easy, Machines::Pinned),
         (7, PolicyName::Conservative, Machines::Counted),
         (8, PolicyName::Conservative, Machines::Counted),
+        (9, PolicyName::Grid1, Machines::Counted),
+        (10, PolicyName::Grid2, Machines::Counted),
+        (11, PolicyName::Grid1, Machines::Counted),
+        (12, PolicyName::Grid2, Machines::Counted),
     ];
     for (seed, to, machines) in cases {
         let procs = 16;
@@ -273,12 +280,19 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
                 assert!(!rec.killed, "{to:?}: job {} killed", rec.id);
             }
         }
+        if matches!(to, PolicyName::Grid1 | PolicyName::Grid2) {
+            grid_refused += e.counters().refused;
+        }
         assert!(switched, "{to:?}: no reservation was in force after {at}");
         e.check_conservation().unwrap();
         assert_eq!(ids.len() as u64, e.counters().arrived, "{to:?}");
         assert!(checked > 0, "{to:?}: no job ran beside a reservation");
     }
     assert_eq!(switched_with_reservations, cases.len());
+    assert!(
+        grid_refused > 0,
+        "the grid policies, which know nothing of reservations, had no start refused"
+    );
 }
 
 /// The `rearrange` parameter reaches the scheduler: on the same workload,

@@ -153,9 +153,10 @@ fn a_gang_waits_on_empty_queues_while_a_local_job_backfills_and_one_may_not() {
 
 /// Approach 2: gang 9 (3 tasks) fits in no site of 2 processors, but the
 /// 3 idle processors of both sites take it at once, split 1 + 2, and it
-/// runs 10 % longer (5 s → 5.5 s). Gang 8 (4 tasks) arrives at 2 with one
-/// processor idle, waits in the grid queue, is not taken when gang 9 ends
-/// (3 idle), and is split 2 + 2 at 10 when L1 ends: 2 s → 2.2 s. Both
+/// runs 10 % longer (5 s → 5.5 s). Gang 8 (4 tasks) arrives at 2 with no
+/// processor idle and takes the four empty queues (`wide = "queues"`); it
+/// does not start when gang 9 ends (3 idle), and is split 2 + 2 at 10 when
+/// L1 ends: 2 s → 2.2 s. Both
 /// gangs are wider than every site, so approach 1 splits them the same
 /// way (a gang no site holds is split under both approaches).
 #[test]
@@ -688,4 +689,66 @@ fn a_threshold_lets_a_queued_local_job_delay_the_gang() {
         ]
     );
     assert_eq!(e.counters().started_ahead, 2, "L6 and L7 backfilled");
+}
+
+/// On a platform of one site, a one-task job of no site is a local job of
+/// that site: A (0 to 10) holds one processor and gang G (2 tasks, 5 s)
+/// waits for it on both queues. B (20 s, at 2) may not backfill on the
+/// idle processor G waits for (2 + 20 > 10): it queues behind G there and
+/// starts when G ends, at 15. Taken for a one-task gang, B would start at
+/// once on that idle processor and delay G to 22.
+#[test]
+fn on_one_site_a_one_task_job_of_no_site_is_a_local_job() {
+    let no_site = |id, submit, rt| JobSpec {
+        home: None,
+        ..local(id, submit, 0, rt)
+    };
+    let jobs = vec![
+        no_site(1, 0.0, 10.0),
+        gang(9, 1.0, 2, 5.0),
+        no_site(2, 2.0, 20.0),
+    ];
+    let policy = PolicySpec {
+        name: PolicyName::Grid1,
+        ..PolicySpec::default()
+    };
+    let config = EngineConfig {
+        estimates: EstimateModel::default(),
+        ..EngineConfig::default()
+    };
+    let platform = Platform::uniform(1, 2);
+    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    e.run();
+    let mut recs: Vec<JobRecord> = e.drain_records().collect();
+    recs.sort_by_key(|r| r.id);
+    assert_eq!(
+        times(&recs),
+        vec![(1, 0.0, 10.0), (2, 15.0, 35.0), (9, 10.0, 15.0)]
+    );
+    assert_eq!(e.counters().refused, 0);
+}
+
+/// What the console shows of the split example above at t = 3: gang 9
+/// runs split 1 + 2 over both sites (and is the only job listed as split:
+/// L1 runs on one site), gang 8 heads all four queues, waiting for their
+/// processors.
+#[test]
+fn the_state_lists_only_the_gangs_running_over_several_sites() {
+    let jobs = vec![
+        local(1, 0.0, 0, 10.0),
+        gang(9, 1.0, 3, 5.0),
+        gang(8, 2.0, 4, 2.0),
+    ];
+    let e = engine_at(PolicyName::Grid2, 2, jobs, 3.0);
+    let g = grid_state(&e);
+    assert_eq!(g.split, vec![(9, vec![(0, 1), (1, 2)])]);
+    assert_eq!(g.grid_queue, vec![]);
+    assert_eq!(g.waiting, vec![(8, vec![(0, 2), (1, 2)])]);
+    assert!(
+        g.sites.iter().flatten().all(|p| p.head == Some((8, true))),
+        "{g:?}"
+    );
+    let running: Vec<Option<u64>> = g.sites.iter().flatten().map(|p| p.running).collect();
+    assert_eq!(running.iter().filter(|r| **r == Some(9)).count(), 3);
+    assert_eq!(running.iter().filter(|r| **r == Some(1)).count(), 1);
 }
