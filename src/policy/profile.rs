@@ -876,4 +876,366 @@ mod tests {
             s(10)
         );
     }
+
+    /// What was done to a profile, kept as a list: the counts worked out
+    /// from scratch, for the profile's steps, merges, blocks, prefix
+    /// maxima and dropped past steps to be checked against.
+    struct Naive {
+        now: SimTime,
+        initial: Vec<i64>,
+        /// `delta` on `cluster` over [from, to): releases run to the end.
+        changes: Vec<(SimTime, SimTime, u16, i64)>,
+    }
+
+    /// Steps worked out from a [`Naive`] list: (start, counts), each
+    /// differing from the one before, the first at now.
+    struct Steps(Vec<(SimTime, Vec<i64>)>);
+
+    impl Naive {
+        /// A sweep over the edges of every change.
+        fn steps(&self) -> Steps {
+            let mut row = self.initial.clone();
+            let mut edges: Vec<(SimTime, u16, i64)> = Vec::new();
+            for &(a, b, c, d) in &self.changes {
+                if b <= self.now {
+                    continue;
+                }
+                if a <= self.now {
+                    row[c as usize] += d;
+                } else {
+                    edges.push((a, c, d));
+                }
+                if b < SimTime::MAX {
+                    edges.push((b, c, -d));
+                }
+            }
+            edges.sort_unstable_by_key(|e| e.0);
+            let mut out = vec![(self.now, row.clone())];
+            let mut i = 0;
+            while i < edges.len() {
+                let t = edges[i].0;
+                while i < edges.len() && edges[i].0 == t {
+                    row[edges[i].1 as usize] += edges[i].2;
+                    i += 1;
+                }
+                if out.last().is_some_and(|l| l.1 != row) {
+                    out.push((t, row.clone()));
+                }
+            }
+            Steps(out)
+        }
+    }
+
+    impl Steps {
+        /// The counts at `t` (not before now).
+        fn at(&self, t: SimTime) -> &[i64] {
+            let i = self.0.partition_point(|(x, _)| *x <= t);
+            &self.0[i - 1].1
+        }
+
+        /// `from` and every step start in (from, to).
+        fn times_in(&self, from: SimTime, to: SimTime) -> Vec<SimTime> {
+            let mut v = vec![from];
+            v.extend(self.0.iter().map(|s| s.0).filter(|&t| t > from && t < to));
+            v
+        }
+    }
+
+    /// A profile of several clusters (or one) under random reservations
+    /// (some before now, some without end, some driving counts below
+    /// zero), releases, advances and compactions, with the same done to a
+    /// [`Naive`] list.
+    struct Model {
+        p: Profile,
+        naive: Naive,
+        held: Vec<(SimTime, SimTime, Assignment)>,
+        rng: ChaCha8Rng,
+        drops: usize,
+        compactions: usize,
+        found: usize,
+    }
+
+    impl Model {
+        fn new(seed: u64, free: &[u32]) -> Model {
+            let releases: Vec<(SimTime, u16, u32)> = (0..free.len() as u16)
+                .flat_map(|c| [(s(0), c, 1), (s(7 + c as i64), c, 3)])
+                .collect();
+            let p = Profile::new(s(0), free, &releases);
+            let mut changes = Vec::new();
+            for &(t, c, w) in &releases {
+                changes.push((t, SimTime::MAX, c, w as i64));
+            }
+            Model {
+                p,
+                naive: Naive {
+                    now: s(0),
+                    initial: free.iter().map(|&f| f as i64).collect(),
+                    changes,
+                },
+                held: Vec::new(),
+                rng: ChaCha8Rng::seed_from_u64(seed),
+                drops: 0,
+                compactions: 0,
+                found: 0,
+            }
+        }
+
+        fn next(&mut self, m: u64) -> u64 {
+            self.rng.random_range(0..m)
+        }
+
+        fn now(&self) -> i64 {
+            self.naive.now.as_secs_f64() as i64
+        }
+
+        fn assignment(&mut self) -> Assignment {
+            let c = self.p.clusters as u64;
+            let mut a: Assignment = Vec::new();
+            for _ in 0..1 + self.next(c) {
+                let k = self.next(c) as u16;
+                if a.iter().all(|&(x, _)| x != k) {
+                    a.push((k, 1 + self.next(4) as u32));
+                }
+            }
+            a
+        }
+
+        fn round(&mut self) {
+            match self.next(20) {
+                0..=7 => {
+                    let from = s(self.now() + self.next(2000) as i64 - 50);
+                    let span = if self.next(60) == 0 {
+                        SimTime::MAX
+                    } else {
+                        s(1 + self.next(100) as i64)
+                    };
+                    let a = self.assignment();
+                    self.p.reserve(from, span, &a);
+                    let to = from.saturating_add(span);
+                    for &(c, w) in &a {
+                        self.naive.changes.push((from, to, c, -(w as i64)));
+                    }
+                    self.held.push((from, span, a));
+                }
+                8..=12 if !self.held.is_empty() => {
+                    let i = self.next(self.held.len() as u64) as usize;
+                    let (from, span, a) = self.held.swap_remove(i);
+                    self.p.release(from, span, &a);
+                    // From now on, as if it had never been made.
+                    let to = from.saturating_add(span);
+                    for &(c, w) in &a {
+                        let e = (from, to, c, -(w as i64));
+                        let i = self
+                            .naive
+                            .changes
+                            .iter()
+                            .position(|&x| x == e)
+                            .expect("the reservation is listed");
+                        self.naive.changes.swap_remove(i);
+                    }
+                }
+                16 if self.next(50) == 0 => {
+                    self.p.compact();
+                    self.compactions += 1;
+                    assert_eq!(self.p.steps(), self.naive.steps().0.len(), "compacted");
+                }
+                _ => {
+                    let len = self.p.times.len();
+                    let now = s(self.now() + self.next(25) as i64);
+                    self.p.advance(now);
+                    self.naive.now = self.naive.now.max(now);
+                    self.drops += (self.p.times.len() < len) as usize;
+                }
+            }
+        }
+
+        /// Every query of the profile against the list.
+        fn check(&mut self) {
+            let now = self.naive.now;
+            assert_eq!(self.p.now(), now);
+            let steps = self.naive.steps();
+            let clamped = |r: &[i64]| -> Vec<u32> { r.iter().map(|&f| f.max(0) as u32).collect() };
+            // Every step of the list is a step of the profile, with its
+            // counts (negatives as zero), and the profile has no others
+            // but steps that change nothing.
+            assert!(self.p.steps() >= steps.0.len());
+            for (t, row) in &steps.0 {
+                assert_eq!(self.p.free_at_time(*t), clamped(row), "at {t:?}");
+                assert!(self.p.times[self.p.base..].contains(t), "no step at {t:?}");
+            }
+            for k in 0..self.p.steps() {
+                let t = self.p.time(k);
+                assert_eq!(self.p.free_at(k), clamped(steps.at(t)), "step {k} at {t:?}");
+                let raw = &self.p.free[(self.p.base + k) * self.p.clusters..][..self.p.clusters];
+                assert_eq!(raw, steps.at(t), "step {k} at {t:?}, below zero too");
+            }
+            let t = s(self.now() + self.next(3000) as i64);
+            assert_eq!(self.p.free_at_time(t), clamped(steps.at(t)), "at {t:?}");
+            // Below zero: from the first such step's start to the last
+            // one's end.
+            let neg = |r: &Vec<i64>| r.iter().any(|&f| f < 0);
+            let want = steps.0.iter().position(|(_, r)| neg(r)).map(|i| {
+                let j = steps.0.iter().rposition(|(_, r)| neg(r)).expect("i is one");
+                let end = steps.0.get(j + 1).map_or(SimTime::MAX, |s| s.0);
+                (steps.0[i].0, end)
+            });
+            assert_eq!(self.p.negative_bounds(), want);
+            // Whether a held assignment still has room.
+            let from = s(self.now() + self.next(2000) as i64 - 50);
+            let to = from + s(1 + self.next(500) as i64);
+            let a = self.assignment();
+            // (Nothing to hold over a window that ended before now.)
+            let want = from.max(now) >= to
+                || steps
+                    .times_in(from.max(now), to)
+                    .iter()
+                    .all(|&x| a.iter().all(|&(c, _)| steps.at(x)[c as usize] >= 0));
+            assert_eq!(
+                self.p.holds(from, to, &a),
+                want,
+                "holds {from:?}..{to:?} {a:?}"
+            );
+            // One cluster: the largest count before a time.
+            if self.p.clusters == 1 {
+                let until = s(self.now() + self.next(3000) as i64 - 100);
+                let want = steps
+                    .0
+                    .iter()
+                    .filter(|(t, _)| *t < until)
+                    .map(|(_, r)| r[0])
+                    .max()
+                    .unwrap_or(i64::MIN);
+                assert_eq!(self.p.max_free_before(until), want, "until {until:?}");
+            }
+            // The earliest start of a job of one or two components, a
+            // split one running 10 s longer per extra cluster.
+            let from = s(self.now() + self.next(1500) as i64 - 50);
+            let span = s(1 + self.next(400) as i64);
+            let widths: Vec<u32> = (0..1 + self.next(self.p.clusters.min(2) as u64))
+                .map(|_| 1 + self.next(36) as u32)
+                .collect();
+            let span_of = |a: &Assignment| span + s(10 * (a.len() as i64 - 1));
+            let got = self.p.earliest(from, &widths, span, &WorstFit, &span_of);
+            let want = self.naive_earliest(&steps, from, &widths, span, &span_of);
+            assert_eq!(got, want, "earliest from {from:?} {widths:?} for {span:?}");
+            self.found += got.is_some() as usize;
+        }
+
+        /// The earliest start worked out from the list, at the profile's
+        /// step starts.
+        fn naive_earliest(
+            &self,
+            steps: &Steps,
+            from: SimTime,
+            widths: &[u32],
+            span: SimTime,
+            span_of: &dyn Fn(&Assignment) -> SimTime,
+        ) -> Option<(SimTime, Assignment)> {
+            let start = from.max(self.naive.now);
+            let mut cands = vec![start];
+            cands.extend(
+                self.p.times[self.p.base..]
+                    .iter()
+                    .copied()
+                    .filter(|&t| t > start),
+            );
+            for t in cands {
+                let end = t.saturating_add(span);
+                let mut window = vec![u32::MAX; self.p.clusters];
+                for x in steps.times_in(t, end) {
+                    for (w, &f) in window.iter_mut().zip(steps.at(x)) {
+                        *w = (*w).min(f.max(0) as u32);
+                    }
+                }
+                if window.iter().all(|&f| f == 0) {
+                    continue;
+                }
+                let Some(a) = WorstFit.place(widths, &window) else {
+                    continue;
+                };
+                let need = span_of(&a);
+                if need > span {
+                    let fits = steps
+                        .times_in(t, t.saturating_add(need))
+                        .iter()
+                        .all(|&x| a.iter().all(|&(c, w)| steps.at(x)[c as usize] >= w as i64));
+                    if !fits {
+                        continue;
+                    }
+                }
+                return Some((t, a));
+            }
+            None
+        }
+    }
+
+    /// Every query agrees with the counts worked out from scratch, on one
+    /// cluster and on three, through thousands of random changes: long
+    /// enough for past steps to be dropped in batches and for the block
+    /// maxima to be used.
+    #[test]
+    fn every_query_agrees_with_the_counts_worked_out_from_scratch() {
+        for (seed, free) in [(1u64, vec![30u32]), (2, vec![16, 10, 24]), (3, vec![40])] {
+            let mut m = Model::new(seed, &free);
+            let (mut checked, mut negative, mut split, mut long) = (0, 0, 0, 0);
+            for round in 0..6000 {
+                m.round();
+                if round % 10 == 0 {
+                    m.check();
+                    checked += 1;
+                    negative += m.p.negative_bounds().is_some() as usize;
+                    long += !m.p.is_short() as usize;
+                }
+                if round % 50 == 0 {
+                    let a =
+                        m.p.earliest(s(m.now()), &[3, 3], s(50), &WorstFit, &|a: &Assignment| {
+                            s(50 + 10 * (a.len() as i64 - 1))
+                        });
+                    split += a.is_some_and(|(_, a)| a.len() == 2) as usize;
+                }
+            }
+            // Each kind of answer is met often: counts below zero and not,
+            // long profiles and short, a start found and none.
+            let found = m.found;
+            assert!(
+                checked == 600
+                    && (100..590).contains(&negative)
+                    && (300..570).contains(&long)
+                    && (100..590).contains(&found),
+                "{checked} {negative} {long} {found}"
+            );
+            assert!(
+                m.drops > 0 && m.compactions > 0,
+                "{} {}",
+                m.drops,
+                m.compactions
+            );
+            if free.len() > 1 {
+                assert!(split > 20, "{split}");
+            }
+        }
+    }
+
+    /// Two profiles of the same counts from the same time are the same
+    /// whatever their steps; a count or the start differing tells them
+    /// apart.
+    #[test]
+    fn same_counts_looks_at_counts_and_start_not_steps() {
+        let p = Profile::new(s(0), &[10, 4], &[(s(20), 1, 2)]);
+        // A change of nothing at 30 is a step of its own here.
+        let mut q = Profile::from_changes(s(0), &[10, 4], &mut [(s(20), 1, 2), (s(30), 0, 0)]);
+        assert_eq!((p.steps(), q.steps()), (2, 3));
+        assert!(p.same_counts(&q) && q.same_counts(&p));
+        q.reserve(s(40), s(1), &vec![(1, 1)]);
+        assert!(!p.same_counts(&q) && !q.same_counts(&p), "a count differs");
+        let mut r = p.clone();
+        r.advance(s(1));
+        assert!(
+            !p.same_counts(&r) && !r.same_counts(&p),
+            "the start differs"
+        );
+        let mut r2 = p.clone();
+        r2.advance(s(1));
+        assert!(r.same_counts(&r2));
+    }
 }
