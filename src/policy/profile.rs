@@ -1107,6 +1107,47 @@ mod tests {
                     .unwrap_or(i64::MIN);
                 assert_eq!(self.p.max_free_before(until), want, "until {until:?}");
             }
+            // One cluster: the block search for a step with room, against
+            // a scan of the raw counts; and the one-cluster search for a
+            // window, against the steps.
+            if self.p.clusters == 1 {
+                let (n, base) = (self.p.times.len(), self.p.base);
+                for _ in 0..4 {
+                    let from = base + self.next((n - base) as u64) as usize;
+                    let to = from + self.next((n - from + 1) as u64) as usize;
+                    let w = self.next(50) as i64 - 10;
+                    let want = self.p.free[from..to]
+                        .iter()
+                        .position(|&f| f >= w)
+                        .map(|d| from + d);
+                    assert_eq!(self.p.first_with(from, to, w), want, "{from}..{to} {w}");
+                }
+                let from = s(self.now() + self.next(1500) as i64 - 50);
+                let before = if self.next(3) == 0 {
+                    SimTime::MAX
+                } else {
+                    from + s(self.next(2000) as i64)
+                };
+                let (w, span) = (self.next(45) as u32, s(self.next(300) as i64));
+                let start = from.max(now);
+                let mut cands = vec![start];
+                cands.extend(steps.0.iter().map(|s| s.0).filter(|&t| t > start));
+                let want = cands
+                    .into_iter()
+                    .find(|&t| {
+                        t >= before
+                            || steps
+                                .times_in(t, t.saturating_add(span))
+                                .iter()
+                                .all(|&x| steps.at(x)[0] >= w as i64)
+                    })
+                    .filter(|&t| t < before);
+                let got = self.p.earliest_single(from, before, w, span, None);
+                assert_eq!(
+                    got, want,
+                    "from {from:?} before {before:?} w {w} span {span:?}"
+                );
+            }
             // The earliest start of a job of one or two components, a
             // split one running 10 s longer per extra cluster.
             let from = s(self.now() + self.next(1500) as i64 - 50);
@@ -1237,5 +1278,64 @@ mod tests {
         let mut r2 = p.clone();
         r2.advance(s(1));
         assert!(r.same_counts(&r2));
+    }
+
+    /// A profile built from changes that cancel out at an instant (a
+    /// release and a reservation of the same processors at once, as a
+    /// policy builds one afresh) has steps that change nothing;
+    /// compaction merges them and drops the past steps, and no count
+    /// moves. On one cluster and on three.
+    #[test]
+    fn compaction_merges_the_steps_that_change_nothing() {
+        for clusters in [1u16, 3] {
+            let free = vec![10u32; clusters as usize];
+            let mut changes = Vec::new();
+            for c in 0..clusters {
+                changes.extend([
+                    (s(10), c, 4),
+                    (s(10), c, -4),
+                    (s(20), c, -3),
+                    (s(30), c, 2),
+                    (s(40), c, -2),
+                    (s(40), c, 2),
+                    (s(50), c, 1),
+                ]);
+            }
+            let mut p = Profile::from_changes(s(0), &free, &mut changes);
+            assert_eq!(p.steps(), 6, "at 0, 10, 20, 30, 40 and 50");
+            p.advance(s(15));
+            let before: Vec<(SimTime, Vec<u32>)> = [15, 20, 25, 30, 45, 50, 60]
+                .map(|t| (s(t), p.free_at_time(s(t))))
+                .to_vec();
+            p.compact();
+            // 10 and 40 change nothing; 0 and 10 are past.
+            assert_eq!(p.steps(), 4, "{clusters} clusters");
+            assert_eq!((p.base, p.times.len()), (0, 4));
+            assert_eq!(
+                (0..4).map(|k| p.time(k)).collect::<Vec<_>>(),
+                vec![s(15), s(20), s(30), s(50)]
+            );
+            for (t, f) in before {
+                assert_eq!(p.free_at_time(t), f, "at {t:?}");
+            }
+            assert_eq!(p.free_at_time(s(20)), vec![7; clusters as usize]);
+        }
+    }
+
+    /// A step that begins where a window ends is not in it: 5 of 10
+    /// processors fit over [0, 20) though 8 are held from 20, whether the
+    /// window is the span asked for or the longer one the placement needs.
+    #[test]
+    fn a_step_that_begins_where_the_window_ends_is_not_in_it() {
+        let mut p = Profile::new(s(0), &[10], &[]);
+        p.reserve(s(20), s(10), &vec![(0, 8)]);
+        let twenty = |_: &Assignment| s(20);
+        let at_once = Some((s(0), vec![(0, 5)]));
+        assert_eq!(p.earliest(s(0), &[5], s(20), &WorstFit, &twenty), at_once);
+        assert_eq!(p.earliest(s(0), &[5], s(10), &WorstFit, &twenty), at_once);
+        assert_eq!(
+            p.earliest(s(0), &[5], s(21), &WorstFit, &twenty),
+            Some((s(30), vec![(0, 5)]))
+        );
     }
 }
