@@ -1038,10 +1038,7 @@ mod tests {
     #[test]
     fn reading_back_frees_only_the_processors_of_jobs_that_left() {
         let platform = Platform::uniform(2, 4);
-        let mut grid = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
-            ..PolicySpec::default()
-        });
+        let mut grid = grid1();
         let mut jobs = Slab::new();
         let local = JobKey(jobs.insert(JobView {
             id: 1,
@@ -1090,6 +1087,14 @@ mod tests {
         assert_eq!(grid.busy, vec![0, 0]);
     }
 
+    /// Approach 1, its readings the defaults.
+    fn grid1() -> Grid {
+        Grid::new(PolicySpec {
+            name: PolicyName::Grid1,
+            ..PolicySpec::default()
+        })
+    }
+
     fn local_job(jobs: &mut Slab<JobView>, id: u64, arrival: u64) -> JobKey {
         JobKey(jobs.insert(JobView {
             id,
@@ -1123,10 +1128,7 @@ mod tests {
     #[test]
     fn a_refused_start_is_placed_again_the_short_way() {
         let platform = Platform::uniform(2, 4);
-        let mut grid = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
-            ..PolicySpec::default()
-        });
+        let mut grid = grid1();
         let mut jobs = Slab::new();
         let local = local_job(&mut jobs, 1, 0);
         let mut out = Vec::new();
@@ -1152,10 +1154,7 @@ mod tests {
     #[test]
     fn a_job_that_ends_frees_its_processor_the_short_way() {
         let platform = Platform::uniform(2, 4);
-        let mut grid = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
-            ..PolicySpec::default()
-        });
+        let mut grid = grid1();
         let mut jobs = Slab::new();
         let a = local_job(&mut jobs, 1, 0);
         let b = local_job(&mut jobs, 2, 1);
@@ -1217,10 +1216,7 @@ mod tests {
     /// A grid running one local job, started at 0 on site 0 and run by the
     /// engine; the processor it runs on.
     fn grid_running_one(platform: &Platform, jobs: &mut Slab<JobView>) -> (Grid, JobKey, u32) {
-        let mut grid = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
-            ..PolicySpec::default()
-        });
+        let mut grid = grid1();
         let a = local_job(jobs, 1, 0);
         let mut out = Vec::new();
         grid.schedule(&view(platform, &[4, 4], &[a], &[], jobs), &mut out);
@@ -1301,10 +1297,7 @@ mod tests {
         let mut jobs = Slab::new();
         let x = local_job(&mut jobs, 1, 0);
         let b = local_job(&mut jobs, 2, 1);
-        let mut grid = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
-            ..PolicySpec::default()
-        });
+        let mut grid = grid1();
         // x is out of the queue (aborted, not yet back): b starts.
         let mut out = Vec::new();
         grid.schedule(&view(&platform, &[4, 4], &[b], &[], &jobs), &mut out);
