@@ -1338,4 +1338,42 @@ mod tests {
             Some((s(30), vec![(0, 5)]))
         );
     }
+
+    /// The blocks' maxima kept up to date in place: a release inside
+    /// blocks already worked out, both its edges steps already and
+    /// neither merging away, raises their maxima; a search for room there
+    /// must not skip them on the old ones.
+    #[test]
+    fn a_release_inside_worked_out_blocks_raises_their_maxima() {
+        // 100 processors, one held over [10i, 10i + 5) for i < 300: 600
+        // steps; B holds 60 more over [1000, 2000), on edges already there.
+        let mut p = Profile::new(s(0), &[100], &[]);
+        for i in 0..300 {
+            p.reserve(s(10 * i), s(5), &vec![(0, 1)]);
+        }
+        let b = vec![(0, 60)];
+        p.reserve(s(1000), s(1000), &b);
+        let (at, len) = (p.step_of(s(1000)), p.times.len());
+        assert_eq!((at, len), (200, 600));
+        let scan = |p: &Profile, from: usize, w: i64| {
+            p.free[from..]
+                .iter()
+                .position(|&f| f >= w)
+                .map(|d| from + d)
+        };
+        // Work every whole block out: nothing has 101.
+        assert_eq!(p.first_with(0, len, 101), None);
+        assert_eq!(p.first_with(at, len, 50), Some(400));
+        assert!(p.block_valid * BLOCK > 400);
+        p.release(s(1000), s(1000), &b);
+        assert_eq!(p.times.len(), 600, "no step added or merged");
+        // From the start of each block (4 and 5 lie wholly inside B).
+        for from in [at, 4 * BLOCK, 5 * BLOCK] {
+            for w in [50, 99, 100] {
+                let want = scan(&p, from, w);
+                assert_eq!(p.first_with(from, len, w), want, "from {from} w {w}");
+            }
+            assert_eq!(p.first_with(from, len, 50), Some(from));
+        }
+    }
 }
