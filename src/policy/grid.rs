@@ -1199,18 +1199,13 @@ mod tests {
     /// A job another policy or the engine started: running, on processor
     /// `p` of site `site`, unknown to the grid.
     fn foreign_job(jobs: &mut Slab<JobView>, id: u64, arrival: u64, site: u16, p: u32) -> JobKey {
-        JobKey(jobs.insert(JobView {
-            id,
-            arrival,
-            size: 1,
-            components: vec![1],
-            estimate: SimTime::from_secs(10),
-            state: JobState::Running,
-            assignment: vec![(site, 1)],
-            processors: vec![vec![p]],
-            rate: 1.0,
-            ..JobView::default()
-        }))
+        let k = local_job(jobs, id, arrival);
+        let j = &mut jobs[k.0];
+        j.home = None;
+        j.state = JobState::Running;
+        j.assignment = vec![(site, 1)];
+        j.processors = vec![vec![p]];
+        k
     }
 
     /// A grid running one local job, started at 0 on site 0 and run by the

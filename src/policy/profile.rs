@@ -606,6 +606,14 @@ mod tests {
         SimTime::from_secs(x)
     }
 
+    /// The first step in `from..to` with at least `w` free, by a plain scan.
+    fn scan_first_with(p: &Profile, from: usize, to: usize, w: i64) -> Option<usize> {
+        p.free[from..to]
+            .iter()
+            .position(|&f| f >= w)
+            .map(|d| from + d)
+    }
+
     /// The block-skipping search agrees with a plain scan through random
     /// reservations, releases and advances (blocks made stale by splits,
     /// by adds inside valid blocks, and by dropping past steps).
@@ -818,10 +826,7 @@ mod tests {
                 let from = base + c.next((n - base) as u64) as usize;
                 let to = from + c.next((n - from + 1) as u64) as usize;
                 let w = c.next(60) as i64 - 10;
-                let want = c.p.free[from..to]
-                    .iter()
-                    .position(|&f| f >= w)
-                    .map(|d| from + d);
+                let want = scan_first_with(&c.p, from, to, w);
                 assert_eq!(
                     c.p.first_with(from, to, w),
                     want,
@@ -1116,10 +1121,7 @@ mod tests {
                     let from = base + self.next((n - base) as u64) as usize;
                     let to = from + self.next((n - from + 1) as u64) as usize;
                     let w = self.next(50) as i64 - 10;
-                    let want = self.p.free[from..to]
-                        .iter()
-                        .position(|&f| f >= w)
-                        .map(|d| from + d);
+                    let want = scan_first_with(&self.p, from, to, w);
                     assert_eq!(self.p.first_with(from, to, w), want, "{from}..{to} {w}");
                 }
                 let from = s(self.now() + self.next(1500) as i64 - 50);
@@ -1355,12 +1357,6 @@ mod tests {
         p.reserve(s(1000), s(1000), &b);
         let (at, len) = (p.step_of(s(1000)), p.times.len());
         assert_eq!((at, len), (200, 600));
-        let scan = |p: &Profile, from: usize, w: i64| {
-            p.free[from..]
-                .iter()
-                .position(|&f| f >= w)
-                .map(|d| from + d)
-        };
         // Work every whole block out: nothing has 101.
         assert_eq!(p.first_with(0, len, 101), None);
         assert_eq!(p.first_with(at, len, 50), Some(400));
@@ -1370,7 +1366,7 @@ mod tests {
         // From the start of each block (4 and 5 lie wholly inside B).
         for from in [at, 4 * BLOCK, 5 * BLOCK] {
             for w in [50, 99, 100] {
-                let want = scan(&p, from, w);
+                let want = scan_first_with(&p, from, len, w);
                 assert_eq!(p.first_with(from, len, w), want, "from {from} w {w}");
             }
             assert_eq!(p.first_with(from, len, 50), Some(from));
