@@ -1372,4 +1372,30 @@ mod tests {
             assert_eq!(p.first_with(from, len, 50), Some(from));
         }
     }
+
+    /// The same release ending three steps into a block: the blocks
+    /// worked out in place run to the block of its last step, not to the
+    /// one its offset inside that block would name.
+    #[test]
+    fn a_release_ending_early_in_a_block_raises_every_block_it_covers() {
+        let mut p = Profile::new(s(0), &[100], &[]);
+        for i in 0..300 {
+            p.reserve(s(10 * i), s(5), &vec![(0, 1)]);
+        }
+        // B over steps [200, 387): 387 = 6 × BLOCK + 3.
+        let b = vec![(0, 60)];
+        p.reserve(s(1000), s(935), &b);
+        let len = p.times.len();
+        assert_eq!(
+            (p.step_of(s(1000)), p.step_of(s(1935)), len),
+            (200, 387, 600)
+        );
+        assert_eq!(p.first_with(0, len, 101), None);
+        assert!(p.block_valid > 7, "blocks 3 to 6 worked out");
+        p.release(s(1000), s(935), &b);
+        assert_eq!(p.times.len(), 600, "no step added or merged");
+        for from in [4 * BLOCK, 5 * BLOCK] {
+            assert_eq!(p.first_with(from, len, 99), Some(from), "from {from}");
+        }
+    }
 }
