@@ -492,6 +492,9 @@ mod tests {
     /// A random node: the search's data for 1–4 jobs, the free processors
     /// and the links' load.
     struct Node {
+        platform: Platform,
+        abw: Vec<f64>,
+        jobs: Vec<PackageJob>,
         search: Search,
         free: Vec<u32>,
         load: Vec<f64>,
@@ -529,8 +532,12 @@ mod tests {
                 }
             })
             .collect();
+        let platform = platform(gamma, &abw);
         Node {
-            search: Search::new(&platform(gamma, &abw), &abw, &jobs, u64::MAX),
+            search: Search::new(&platform, &abw, &jobs, u64::MAX),
+            platform,
+            abw,
+            jobs,
             free: (0..4).map(|_| rng.random_range(0..=6)).collect(),
             load: (0..4).map(|_| rng.random_range(0.0..1.5)).collect(),
         }
@@ -731,5 +738,101 @@ mod tests {
             fractional > 300 && must_split > 300 && split_links > 200,
             "{seen:?}"
         );
+    }
+
+    /// The search's allocation is a cheapest one and, of those within the
+    /// tolerance of it, one with the fewest co-allocated jobs: checked
+    /// against every allocation of 1,500 random packages, among them
+    /// packages where allocations as cheap split more jobs and packages
+    /// where JPR's allocation is not the cheapest.
+    #[test]
+    fn the_search_finds_a_cheapest_allocation_with_the_fewest_splits() {
+        let mut rng = ChaCha8Rng::seed_from_u64(19);
+        let (mut checked, mut ties, mut beats_jpr) = (0, 0, 0);
+        for _ in 0..1500 {
+            let node = random_node(&mut rng);
+            let (s, free, load) = (&node.search, &node.free, &node.load);
+            let all: Vec<usize> = (0..s.n.len()).collect();
+            let ways: usize = all
+                .iter()
+                .map(|&j| every_split(s.n[j], free).len())
+                .product();
+            if ways == 0 || ways > 4000 || s.n.iter().sum::<u32>() > free.iter().sum() {
+                continue;
+            }
+            let cost = |p: &[Vec<u32>]| {
+                let mut l = load.to_vec();
+                for (j, t) in p.iter().enumerate() {
+                    for k in 0..s.nc {
+                        l[k] += s.bw[j][t[k] as usize];
+                    }
+                }
+                let splits = (0..p.len()).filter(|&j| s.is_split(j, &p[j])).count();
+                let value: f64 = p
+                    .iter()
+                    .enumerate()
+                    .map(|(j, t)| s.job_cost(j, t, &l))
+                    .sum();
+                (value, splits)
+            };
+            let every: Vec<(f64, usize)> =
+                placements(s, &all, free).iter().map(|p| cost(p)).collect();
+            let best = every.iter().map(|e| e.0).fold(INF, f64::min);
+            let tol = TOLERANCE * best.abs().max(1e-12);
+            let cheap = || every.iter().filter(|e| e.0 <= best + tol).map(|e| e.1);
+            let fewest = cheap().min().expect("an allocation");
+            let found = search(&node.platform, &node.abw, load, free, &node.jobs, u64::MAX);
+            assert!(found.proved);
+            let counts = |a: &Assignment| {
+                let mut t = vec![0u32; s.nc];
+                for &(c, w) in a {
+                    t[c as usize] += w;
+                }
+                t
+            };
+            let got: Vec<Vec<u32>> = found.assignments.iter().map(counts).collect();
+            for (j, t) in got.iter().enumerate() {
+                assert_eq!(t.iter().sum::<u32>(), s.n[j]);
+                assert!(t.iter().zip(free).all(|(t, f)| t <= f));
+            }
+            let (value, splits) = cost(&got);
+            assert!(value <= best + tol, "search {value}, cheapest {best}");
+            assert_eq!(splits, fewest, "co-allocated jobs among the cheapest");
+            checked += 1;
+            ties += usize::from(cheap().any(|n| n > fewest));
+            let jpr: Vec<Vec<u32>> = most_powerful_each(&node.platform, free, &node.jobs)
+                .iter()
+                .map(counts)
+                .collect();
+            beats_jpr += usize::from(cost(&jpr).0 > best + tol);
+        }
+        let seen = (checked, ties, beats_jpr);
+        println!("{seen:?}");
+        assert!(checked > 500 && ties > 50 && beats_jpr > 50, "{seen:?}");
+    }
+
+    /// Clusters alike in Γ, bandwidth, load and free processors are
+    /// interchangeable: of the ten splits of a two-task job over four such
+    /// clusters, only (2, 0, 0, 0) and (1, 1, 0, 0) are visited. A load or
+    /// a free count that tells two apart makes their splits distinct.
+    #[test]
+    fn splits_over_interchangeable_clusters_are_visited_once() {
+        let abw = vec![0.5; 4];
+        let p = platform([1.0; 4], &abw);
+        let jobs = [PackageJob {
+            size: 2,
+            estimate: 100.0,
+            comm: Some(CommNeed {
+                pnbw: pnbw_of(0.6, 2),
+                sigma: 0.5,
+            }),
+        }];
+        let work = |free: &[u32], base: &[f64]| search(&p, &abw, base, free, &jobs, u64::MAX).work;
+        assert_eq!(work(&[2; 4], &[0.0; 4]), 2);
+        // Cluster 3 apart by load: (0, 0, 0, 2), (1, 0, 0, 1) besides.
+        assert_eq!(work(&[2; 4], &[0.0, 0.0, 0.0, 0.5]), 4);
+        // Cluster 0 apart by free processors, and loads all apart.
+        assert_eq!(work(&[3, 2, 2, 2], &[0.0; 4]), 4);
+        assert_eq!(work(&[2; 4], &[0.1, 0.2, 0.3, 0.4]), 10);
     }
 }
