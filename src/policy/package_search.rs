@@ -516,9 +516,11 @@ mod tests {
                 let size = rng.random_range(1..=5);
                 let comm = match rng.random_range(0..6) {
                     0 => None,
+                    // The edges: no bandwidth needed, or all
+                    // computation or all communication.
                     1 => Some(CommNeed {
-                        pnbw: pnbw_of(0.6, size),
-                        sigma: [0.0, 1.0][rng.random_range(0..2)],
+                        pnbw: [0.0, pnbw_of(0.6, size)][rng.random_range(0..2)],
+                        sigma: [0.0, 0.5, 1.0][rng.random_range(0..3)],
                     }),
                     _ => Some(CommNeed {
                         pnbw: pnbw_of(rng.random_range(0.1..1.1), size),
