@@ -837,4 +837,46 @@ mod tests {
         assert_eq!(work(&[3, 2, 2, 2], &[0.0; 4]), 4);
         assert_eq!(work(&[2; 4], &[0.1, 0.2, 0.3, 0.4]), 10);
     }
+
+    /// Two allocations whose objectives are within a relative `1e-9` of
+    /// each other tie, and the one that splits no job wins; a relative
+    /// `1e-8` apart, the cheaper wins though it splits. A two-task job,
+    /// one processor free on each of two clusters of speed 1 and two on a
+    /// third a hair slower: split over the first two, or whole on the third.
+    #[test]
+    fn within_the_tolerance_the_allocation_that_splits_fewer_jobs_wins() {
+        for (hair, whole) in [(1e-10, true), (1e-8, false)] {
+            let abw = vec![1.0; 3];
+            let mut p = platform([1.0; 4], &abw);
+            p.clusters.truncate(3);
+            p.clusters[2].speed = 1.0 / (1.0 + hair);
+            let jobs = [PackageJob {
+                size: 2,
+                estimate: 500.0,
+                comm: None,
+            }];
+            let found = search(&p, &abw, &[0.0; 3], &[1, 1, 2], &jobs, u64::MAX);
+            assert!(found.proved);
+            let want: Assignment = if whole {
+                vec![(2, 2)]
+            } else {
+                vec![(0, 1), (1, 1)]
+            };
+            assert_eq!(found.assignments, vec![want], "{hair}");
+        }
+    }
+
+    /// A package of no jobs: nothing to place, proved at once.
+    #[test]
+    fn an_empty_package_is_placed_at_once() {
+        let abw = vec![1.0; 4];
+        let p = platform([1.0; 4], &abw);
+        let found = search(&p, &abw, &[0.0; 4], &[2; 4], &[], u64::MAX);
+        let none = SearchResult {
+            assignments: vec![],
+            proved: true,
+            work: 0,
+        };
+        assert_eq!(found, none);
+    }
 }
