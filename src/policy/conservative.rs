@@ -948,6 +948,29 @@ mod tests {
         }
     }
 
+    /// A reservation at the next estimated end of a job within its
+    /// estimate is not chained behind the job past its estimate, though
+    /// it begins where a chained one ends: it wakes the policy when it
+    /// fits the processors free now. At 200, O (1 processor) is past its
+    /// estimate, expected to end a tick from now; R1 (3 for 10 s) waits
+    /// for it. W (1) is expected to end with R1. R2 (2 for 1,000 s) fits
+    /// the two free now but not beside R1, so it waits for R1 and W.
+    #[test]
+    fn a_reservation_at_the_next_estimated_end_is_not_chained() {
+        let tick = SimTime(1);
+        let mut w = World::new();
+        w.run(w.job(0, 1, 100, Some(100)));
+        let end = s(210) + tick;
+        let wj = w.run(w.job(0, 1, 300, Some(300)));
+        w.jobs[wj.0].estimated_end = end;
+        let r1 = JobKey(w.jobs.insert(w.job(1, 3, 10, None)));
+        let r2 = JobKey(w.jobs.insert(w.job(2, 2, 1000, None)));
+        assert!(w.decide(200, &[r1, r2]).is_empty());
+        assert_eq!(w.reserved_at(r1), Some(s(200) + tick));
+        assert_eq!(w.reserved_at(r2), Some(end));
+        assert_eq!(w.policy.wake_at(), Some(end));
+    }
+
     #[test]
     fn it_keeps_the_spec_it_was_built_with() {
         let spec = PolicySpec {
