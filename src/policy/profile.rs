@@ -1341,20 +1341,26 @@ mod tests {
         );
     }
 
+    /// 100 processors, one held over [10i, 10i + 5) for i < 300 (600
+    /// steps), and `b` held from 1000 for `span`.
+    fn six_hundred_steps_and(span: SimTime, b: &Assignment) -> Profile {
+        let mut p = Profile::new(s(0), &[100], &[]);
+        for i in 0..300 {
+            p.reserve(s(10 * i), s(5), &vec![(0, 1)]);
+        }
+        p.reserve(s(1000), span, b);
+        p
+    }
+
     /// The blocks' maxima kept up to date in place: a release inside
     /// blocks already worked out, both its edges steps already and
     /// neither merging away, raises their maxima; a search for room there
     /// must not skip them on the old ones.
     #[test]
     fn a_release_inside_worked_out_blocks_raises_their_maxima() {
-        // 100 processors, one held over [10i, 10i + 5) for i < 300: 600
-        // steps; B holds 60 more over [1000, 2000), on edges already there.
-        let mut p = Profile::new(s(0), &[100], &[]);
-        for i in 0..300 {
-            p.reserve(s(10 * i), s(5), &vec![(0, 1)]);
-        }
+        // B over [1000, 2000), on edges already there.
         let b = vec![(0, 60)];
-        p.reserve(s(1000), s(1000), &b);
+        let mut p = six_hundred_steps_and(s(1000), &b);
         let (at, len) = (p.step_of(s(1000)), p.times.len());
         assert_eq!((at, len), (200, 600));
         // Work every whole block out: nothing has 101.
@@ -1378,13 +1384,9 @@ mod tests {
     /// one its offset inside that block would name.
     #[test]
     fn a_release_ending_early_in_a_block_raises_every_block_it_covers() {
-        let mut p = Profile::new(s(0), &[100], &[]);
-        for i in 0..300 {
-            p.reserve(s(10 * i), s(5), &vec![(0, 1)]);
-        }
         // B over steps [200, 387): 387 = 6 × BLOCK + 3.
         let b = vec![(0, 60)];
-        p.reserve(s(1000), s(935), &b);
+        let mut p = six_hundred_steps_and(s(935), &b);
         let len = p.times.len();
         assert_eq!(
             (p.step_of(s(1000)), p.step_of(s(1935)), len),
