@@ -340,7 +340,7 @@ impl Search {
 
     /// The search's fixed data for `jobs` on `platform` (with the links'
     /// available bandwidths `abw`), no allocation found yet.
-    fn new(platform: &Platform, abw: &[f64], jobs: &[PackageJob], limit: u64) -> Search {
+    fn for_package(platform: &Platform, abw: &[f64], jobs: &[PackageJob], limit: u64) -> Search {
         let nc = platform.clusters.len();
         let m = jobs.len();
         let cost: Vec<f64> = platform
@@ -417,7 +417,7 @@ pub fn search(
     let nc = free.len();
     let m = jobs.len();
     let incumbent = most_powerful_each(platform, free, jobs);
-    let mut s = Search::new(platform, abw, jobs, limit);
+    let mut s = Search::for_package(platform, abw, jobs, limit);
     // The incumbent: JPR's allocation.
     let as_counts = |a: &Assignment| {
         let mut t = vec![0u32; nc];
@@ -536,7 +536,7 @@ mod tests {
             .collect();
         let platform = platform(gamma, &abw);
         Node {
-            search: Search::new(&platform, &abw, &jobs, u64::MAX),
+            search: Search::for_package(&platform, &abw, &jobs, u64::MAX),
             platform,
             abw,
             jobs,
