@@ -403,6 +403,15 @@ impl Search {
     }
 }
 
+/// An assignment's tasks per cluster, for `nc` clusters.
+fn counts(a: &Assignment, nc: usize) -> Vec<u32> {
+    let mut t = vec![0u32; nc];
+    for &(c, w) in a {
+        t[c as usize] += w;
+    }
+    t
+}
+
 /// Places `jobs` (whose sizes add up to at most the free processors) to
 /// minimise [`super::package_mip::objective`], evaluating at most `limit`
 /// children.
@@ -419,19 +428,12 @@ pub fn search(
     let incumbent = most_powerful_each(platform, free, jobs);
     let mut s = Search::for_package(platform, abw, jobs, limit);
     // The incumbent: JPR's allocation.
-    let as_counts = |a: &Assignment| {
-        let mut t = vec![0u32; nc];
-        for &(c, w) in a {
-            t[c as usize] += w;
-        }
-        t
-    };
     let placed = incumbent
         .iter()
         .zip(jobs)
         .all(|(a, j)| a.iter().map(|&(_, w)| w).sum::<u32>() == j.size);
     if placed {
-        s.best_t = incumbent.iter().map(as_counts).collect();
+        s.best_t = incumbent.iter().map(|a| counts(a, nc)).collect();
         let mut load = base.to_vec();
         for (j, t) in s.best_t.iter().enumerate() {
             for k in 0..nc {
@@ -785,14 +787,7 @@ mod tests {
             let fewest = cheap().min().expect("an allocation");
             let found = search(&node.platform, &node.abw, load, free, &node.jobs, u64::MAX);
             assert!(found.proved);
-            let counts = |a: &Assignment| {
-                let mut t = vec![0u32; s.nc];
-                for &(c, w) in a {
-                    t[c as usize] += w;
-                }
-                t
-            };
-            let got: Vec<Vec<u32>> = found.assignments.iter().map(counts).collect();
+            let got: Vec<Vec<u32>> = found.assignments.iter().map(|a| counts(a, s.nc)).collect();
             for (j, t) in got.iter().enumerate() {
                 assert_eq!(t.iter().sum::<u32>(), s.n[j]);
                 assert!(t.iter().zip(free).all(|(t, f)| t <= f));
@@ -804,7 +799,7 @@ mod tests {
             ties += usize::from(cheap().any(|n| n > fewest));
             let jpr: Vec<Vec<u32>> = most_powerful_each(&node.platform, free, &node.jobs)
                 .iter()
-                .map(counts)
+                .map(|a| counts(a, s.nc))
                 .collect();
             beats_jpr += usize::from(cost(&jpr).0 > best + tol);
         }
