@@ -595,7 +595,18 @@ pub fn run_with_progress(sc: &Scenario, opts: &RunOptions) -> Result<RunResult, 
     if let Some(h) = bar {
         let _ = h.join();
     }
-    Ok(result?)
+    let result = result?;
+    // A job the policy could never run, or a timeline command that could
+    // not apply, makes figures that are not the scenario's: say so and
+    // report nothing.
+    if let Some(trouble) = result.trouble() {
+        return Err(Failure::BadInput(format!(
+            "{} ({}) did not run as written:\n{trouble}",
+            sc.name(),
+            sc.file.policy.label()
+        )));
+    }
+    Ok(result)
 }
 
 fn progress_bar(name: &str, total: u64, progress: &AtomicU64, done: &AtomicBool) {

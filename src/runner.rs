@@ -2,8 +2,9 @@
 //! metrics (and kept only when a per-job report is asked for).
 
 use crate::engine::Counters;
+use crate::engine::Rejection;
 use crate::metrics::{Grouping, Replicated, Summary};
-use crate::model::JobRecord;
+use crate::model::{JobRecord, SimTime};
 use crate::scenario::{Replications, Scenario, ScenarioError};
 use crate::workload::rng::replication_seed;
 use rayon::prelude::*;
@@ -31,6 +32,50 @@ pub struct ReplicationResult {
     pub records: Vec<JobRecord>,
     /// The two-site grid's figures, for a `grid` workload.
     pub grid: Option<crate::grid_study::GridFigures>,
+    /// Jobs the policy in force could never run, rejected when they
+    /// arrived (the first [`crate::engine::KEPT_REJECTIONS`];
+    /// `counters.rejected` counts them all).
+    pub rejections: Vec<Rejection>,
+    /// Timeline commands that could not apply, with when and why.
+    pub timeline_refused: Vec<(SimTime, String)>,
+    /// Jobs still queued or running when the run stopped at its
+    /// `completions` limit (0 for a run that ran its jobs out).
+    pub left: u64,
+}
+
+impl ReplicationResult {
+    /// What went wrong with the jobs or the timeline of this replication,
+    /// in a few lines; `None` when every job ran and every command applied.
+    pub fn trouble(&self) -> Option<String> {
+        let mut lines = Vec::new();
+        let n = self.counters.rejected;
+        if n > 0 {
+            let shown: Vec<String> = self
+                .rejections
+                .iter()
+                .take(3)
+                .map(|r| format!("  job {} at t = {}: {}", r.id, r.at, r.reason))
+                .collect();
+            let policy = self.rejections.first().map_or("", |r| r.policy.as_str());
+            lines.push(format!(
+                "replication {}: {n} {} rejected by {policy}, which could never run {}:",
+                self.index,
+                if n == 1 { "job" } else { "jobs" },
+                if n == 1 { "it" } else { "them" },
+            ));
+            lines.extend(shown);
+            if n > 3 {
+                lines.push(format!("  and {} more", n - 3));
+            }
+        }
+        for (at, m) in &self.timeline_refused {
+            lines.push(format!(
+                "replication {}: timeline command at t = {at} {m}",
+                self.index
+            ));
+        }
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
 }
 
 /// All replications of one run, in replication order.
@@ -102,6 +147,9 @@ pub fn run_replication(
         counters: engine.counters(),
         records,
         grid: grid.map(|g| g.figures(&engine)),
+        rejections: engine.rejections().to_vec(),
+        timeline_refused: engine.timeline_refused().to_vec(),
+        left: engine.jobs_left(),
     })
 }
 
@@ -145,6 +193,19 @@ pub fn run(
         }
     };
     Ok(RunResult { seed, replications })
+}
+
+impl RunResult {
+    /// What went wrong with the jobs or the timeline of any replication
+    /// (see [`ReplicationResult::trouble`]).
+    pub fn trouble(&self) -> Option<String> {
+        let all: Vec<String> = self
+            .replications
+            .iter()
+            .filter_map(ReplicationResult::trouble)
+            .collect();
+        (!all.is_empty()).then(|| all.join("\n"))
+    }
 }
 
 /// A group row over replications.

@@ -912,33 +912,28 @@ mod tests {
 
     #[test]
     fn inject_form_validates_in_place() {
-        // The form opens with a size the platform takes (8 on 2 × 8).
+        // The form opens with a size the platform takes (16 on 2 × 8, split
+        // 8 + 8 by the policy as the workload's jobs are).
         let mut a = app();
         press(&mut a, &[key('i')]);
         let Overlay::Inject(f) = &a.overlay else {
             panic!("the form did not open")
         };
-        assert_eq!(f.values[1], "8");
+        assert_eq!(f.values[1], "16");
         // 16 as one component cannot fit 2 × 8: the form stays open on the
-        // size, which keeps what was typed, and says what would fit.
+        // components, which keep what was typed, and says what would fit.
         let mut a = app();
-        let keys = [
-            key('i'),
-            code(KeyCode::Down),
-            code(KeyCode::Backspace),
-            code(KeyCode::Backspace),
-            key('1'),
-            key('6'),
-            code(KeyCode::Enter),
-        ];
+        let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Down)];
+        keys.extend([code(KeyCode::Down), code(KeyCode::Down), key('1'), key('6')]);
+        keys.push(code(KeyCode::Enter));
         assert!(press(&mut a, &keys).is_empty());
         let Overlay::Inject(f) = &a.overlay else {
             panic!("the form closed")
         };
-        assert_eq!(f.cursor, 1);
-        assert_eq!(f.values[1], "16");
+        assert_eq!(f.cursor, 4);
+        assert_eq!(f.values[4], "16");
         assert!(
-            f.errors[1].as_deref().unwrap().ends_with("; try 8+8"),
+            f.errors[4].as_deref().unwrap().ends_with("; try 8+8"),
             "{:?}",
             f.errors
         );
@@ -961,7 +956,12 @@ mod tests {
         // Explicit components and an estimate.
         let mut a = app();
         let mut keys = vec![key('i'), code(KeyCode::Down), code(KeyCode::Backspace)];
-        keys.extend([key('1'), key('6'), code(KeyCode::Down)]);
+        keys.extend([
+            code(KeyCode::Backspace),
+            key('1'),
+            key('6'),
+            code(KeyCode::Down),
+        ]);
         keys.extend([code(KeyCode::Down), key('3'), key('0')]);
         keys.extend([code(KeyCode::Down), key('8'), key('+'), key('8')]);
         keys.push(code(KeyCode::Enter));

@@ -32,7 +32,7 @@ pub const SITE: usize = 5;
 
 /// What an injected job must fit: the platform, and the component counts
 /// the engine may split a job into when the operator leaves the components
-/// to it (the scenario's splitting rule, else one component).
+/// to it (the scenario's splitting rule, else the policy's).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FitRules {
     pub platform: Platform,
@@ -85,12 +85,15 @@ impl FitRules {
         }
     }
 
-    /// Every split the engine may give a job of `size` with no components.
+    /// Every split the engine may give a job of `size` with no components:
+    /// by the scenario's splitting rule, else the policy's own (the
+    /// fewest clusters that hold it, as for the workload's jobs without
+    /// components).
     pub fn automatic_splits(&self, size: u32) -> Vec<Vec<u32>> {
-        let counts = match &self.split {
-            Some((p, bounds)) => split_counts(p, bounds, size),
-            None => 1..=1,
+        let Some((p, bounds)) = &self.split else {
+            return vec![crate::sched::fewest_split(&self.platform, size)];
         };
+        let counts = split_counts(p, bounds, size);
         let mut out: Vec<Vec<u32>> = counts.map(|n| split_even(size, n.min(size))).collect();
         out.dedup();
         out
@@ -368,15 +371,11 @@ mod tests {
         let mut f = form(["1", "99", "60", "", "", ""]);
         assert!(f.validate(&rules).is_none());
         assert_eq!(f.errors[SIZE].as_deref(), Some("at most 16 on 2×8"));
-        // Without a splitting rule a job is one component.
+        // Without a splitting rule the policy splits a job as it does the
+        // workload's: 12 goes as 6 + 6, and the form takes it.
         let mut f = form(["1", "12", "60", "", "", ""]);
-        assert!(f.validate(&rules).is_none());
-        assert_eq!(
-            f.errors[SIZE].as_deref(),
-            Some(
-                "split automatically as 12: 2×8 takes one component per cluster, at most 8 wide; try 6+6"
-            )
-        );
+        assert!(f.validate(&rules).is_some(), "{:?}", f.errors);
+        assert_eq!(rules.automatic_splits(12), vec![vec![6, 6]]);
         let mut f = form(["1", "12", "60", "", "6+6", ""]);
         assert!(f.validate(&rules).is_some());
         let mut f = form(["1", "12", "60", "", "10+2", ""]);

@@ -191,7 +191,26 @@ impl Session {
         };
         self.sample_until(t);
         let refused = self.engine.counters().refused;
+        let rejected = self.engine.counters().rejected;
+        let timeline_refused = self.engine.timeline_refused().len();
         self.engine.step();
+        if self.engine.counters().rejected != rejected {
+            // A job the policy could never run: rejected, not lost.
+            let n = self.engine.counters().rejected;
+            let why = self
+                .engine
+                .rejections()
+                .last()
+                .map(|r| format!("job {} rejected by {}: {}", r.id, r.policy, r.reason))
+                .unwrap_or_default();
+            self.message = Some(Message::error(format!("✗ {why} ({n} rejected so far)")));
+        }
+        if let Some((at, m)) = self.engine.timeline_refused().get(timeline_refused) {
+            self.message = Some(Message::error(format!(
+                "✗ timeline command at t = {} {m}",
+                super::format::secs(at.as_secs_f64())
+            )));
+        }
         if self.engine.counters().refused != refused
             && let Some((at, r)) = self.engine.last_refusal()
         {

@@ -154,12 +154,27 @@ impl Engine {
     pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
         let outcome = match command {
             Command::SetPolicy { policy } => {
-                let p = (self.build)(policy, &self.platform).map_err(|reason| {
-                    CommandError::PolicyUnsupported {
-                        policy: policy.label(),
-                        reason,
-                    }
-                })?;
+                let unsupported = |reason| CommandError::PolicyUnsupported {
+                    policy: policy.label(),
+                    reason,
+                };
+                let p = (self.build)(policy, &self.platform).map_err(unsupported)?;
+                // Every job waiting must be one the new policy can run.
+                let mut waiting: Vec<&JobView> = self
+                    .jobs
+                    .iter()
+                    .map(|(_, j)| j)
+                    .filter(|j| j.state == JobState::Queued)
+                    .collect();
+                waiting.sort_unstable_by_key(|j| j.arrival);
+                if let Some(reason) = waiting
+                    .iter()
+                    .find_map(|j| p.admits(j, &self.platform).err())
+                {
+                    return Err(unsupported(format!(
+                        "it could never run a job that waits: {reason}"
+                    )));
+                }
                 self.policy = p;
                 CommandOutcome {
                     message: format!("policy is now {}", policy.label()),
@@ -182,13 +197,30 @@ impl Engine {
                         }
                     }
                 }
-                let ids: Vec<String> = specs.iter().map(|s| s.id.to_string()).collect();
+                let mut ids: Vec<String> = Vec::new();
+                let mut rejected: Vec<String> = Vec::new();
                 for s in specs {
-                    self.enqueue(s);
+                    let id = s.id;
+                    match self.enqueue(s) {
+                        None => ids.push(id.to_string()),
+                        Some(reason) => rejected.push(reason),
+                    }
                 }
-                CommandOutcome {
-                    message: format!("injected job {}", ids.join(", ")),
+                let mut message = match ids.is_empty() {
+                    true => String::new(),
+                    false => format!("injected job {}", ids.join(", ")),
+                };
+                if !rejected.is_empty() {
+                    if !message.is_empty() {
+                        message.push_str("; ");
+                    }
+                    message.push_str(&format!(
+                        "rejected by {}: {}",
+                        self.policy.spec().label(),
+                        rejected.join("; ")
+                    ));
                 }
+                CommandOutcome { message }
             }
             Command::SetEstimateError {
                 estimates,
@@ -265,17 +297,13 @@ impl Engine {
                 }
                 c.clone()
             }
+            // The workload's split rule, else the policy splits it as it
+            // does the workload's jobs without components.
             None => match &mut self.splitter {
                 Some(s) => s(j.size),
-                None => split_even(j.size, 1),
+                None => Vec::new(),
             },
         };
-        if !self.platform.can_ever_fit(&components) {
-            return Err(CommandError::BadJob(format!(
-                "components {components:?} can never fit on {} (each component needs its own cluster)",
-                self.platform.shape()
-            )));
-        }
         let id = self.next_injected;
         self.next_injected += 1;
         Ok(JobSpec {

@@ -15,7 +15,10 @@ impl Engine {
         }
     }
 
-    pub(super) fn enqueue(&mut self, spec: JobSpec) {
+    /// A job arrives: it joins the queue, or, when the policy can never
+    /// run it, is rejected with the policy's reason (and never queued).
+    /// Returns the rejection's reason.
+    pub(super) fn enqueue(&mut self, spec: JobSpec) -> Option<String> {
         let estimate = self.estimator.estimate(&spec);
         let arrival = self.next_arrival;
         self.next_arrival += 1;
@@ -27,7 +30,7 @@ impl Engine {
             seq_estimate: estimate,
             ..Hidden::default()
         };
-        let key = JobKey(self.jobs.insert(JobView {
+        let job = JobView {
             id: spec.id,
             submit: spec.submit,
             size: spec.size,
@@ -51,13 +54,34 @@ impl Engine {
             expands: 0,
             comm: spec.comm,
             graph: spec.graph,
-        }));
+        };
+        if let Err(reason) = self.policy.admits(&job, &self.platform) {
+            self.reject(&job, reason.clone());
+            return Some(reason);
+        }
+        let key = JobKey(self.jobs.insert(job));
         if self.hidden.len() <= key.0 {
             self.hidden.resize(key.0 + 1, Hidden::default());
         }
         self.hidden[key.0] = hidden;
         self.queue.push(key);
         self.dirty = true;
+        None
+    }
+
+    /// Records `job` as rejected by the policy for `reason`.
+    pub(super) fn reject(&mut self, job: &JobView, reason: String) {
+        self.counters.rejected += 1;
+        if self.rejections.len() < KEPT_REJECTIONS {
+            self.rejections.push(Rejection {
+                id: job.id,
+                submit: job.submit,
+                at: self.now,
+                injected: job.injected,
+                policy: self.policy.spec().label(),
+                reason,
+            });
+        }
     }
 
     pub(super) fn schedule_completion(&mut self, key: JobKey) {

@@ -25,7 +25,7 @@ pub use snapshot::{
     QueueSlice, QueueWindow, RunningRow,
 };
 
-use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime, split_even};
+use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime};
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
@@ -110,6 +110,22 @@ impl Conservation {
     }
 }
 
+/// A job the policy in force could never run, rejected when it arrived.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rejection {
+    pub id: u64,
+    pub submit: SimTime,
+    /// When it was rejected (its arrival, or its injection).
+    pub at: SimTime,
+    pub injected: bool,
+    /// The label of the policy that rejected it.
+    pub policy: String,
+    pub reason: String,
+}
+
+/// Rejections kept with their reasons; beyond them only the count grows.
+pub const KEPT_REJECTIONS: usize = 1000;
+
 /// Engine settings that do not change during a run.
 pub struct EngineConfig {
     pub seed: u64,
@@ -152,6 +168,10 @@ pub struct Counters {
     /// Decisions of the policy the engine would not carry out.
     #[serde(skip_serializing_if = "is_zero")]
     pub refused: u64,
+    /// Jobs that arrived under a policy that can never run them, rejected
+    /// with its reason instead of queued ([`Engine::rejections`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rejected: u64,
     /// Running moldable jobs folded and expanded.
     #[serde(skip_serializing_if = "is_zero")]
     pub folded: u64,
@@ -249,6 +269,10 @@ pub struct Engine {
     next_reservation: u64,
     /// The policy's reservation requests at the current decision point.
     asks: Vec<crate::sched::Reserve>,
+    /// The first [`KEPT_REJECTIONS`] jobs rejected.
+    rejections: Vec<Rejection>,
+    /// Timeline commands that could not apply, with why.
+    timeline_refused: Vec<(SimTime, String)>,
 }
 
 impl Engine {
@@ -316,6 +340,8 @@ impl Engine {
             reservations: Vec::new(),
             next_reservation: 0,
             asks: Vec::new(),
+            rejections: Vec::new(),
+            timeline_refused: Vec::new(),
         })
     }
 
@@ -364,7 +390,7 @@ impl Engine {
     /// the jobs left behind.
     pub fn check_conservation(&self) -> Result<(), Conservation> {
         let c = self.counters;
-        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished {
+        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished + c.rejected {
             return Ok(());
         }
         let mut left: Vec<(u64, &'static str)> = self
@@ -387,6 +413,23 @@ impl Engine {
             events_left: self.events.len(),
             left,
         })
+    }
+
+    /// Jobs rejected so far because the policy in force could never run
+    /// them (the first [`KEPT_REJECTIONS`]; [`Counters::rejected`] counts
+    /// them all).
+    pub fn rejections(&self) -> &[Rejection] {
+        &self.rejections
+    }
+
+    /// Timeline commands that could not apply, with when and why.
+    pub fn timeline_refused(&self) -> &[(SimTime, String)] {
+        &self.timeline_refused
+    }
+
+    /// Jobs in the system now, queued or running.
+    pub fn jobs_left(&self) -> u64 {
+        self.jobs.len() as u64
     }
 
     /// The time of the next event, if any.
@@ -415,9 +458,15 @@ impl Engine {
             EventKind::Command { index } => {
                 let cmd = self.timeline[index].clone();
                 // Scenario validation has checked timeline commands; one
-                // that still cannot apply changes nothing.
-                if let Ok(outcome) = self.execute(&cmd) {
-                    self.timeline_messages.push((self.now, outcome.message));
+                // that still cannot apply (a switch to a policy that could
+                // never run a job then waiting) changes nothing, and says so.
+                match self.execute(&cmd) {
+                    Ok(outcome) => self.timeline_messages.push((self.now, outcome.message)),
+                    Err(e) => {
+                        let message = format!("refused: {e}");
+                        self.timeline_refused.push((self.now, message.clone()));
+                        self.timeline_messages.push((self.now, message));
+                    }
                 }
             }
             EventKind::Arrival => self.arrive(),

@@ -177,6 +177,8 @@ fn commands_switch_policy_and_inject() {
         })
         .unwrap();
     assert!(out.message.contains("FPFS"));
+    // Nine processors on 2 × 4: the policy could never run it. It is
+    // rejected with the reason, not queued to wait for ever.
     let out = e
         .apply(Command::InjectJobs {
             jobs: vec![InjectJob {
@@ -188,8 +190,14 @@ fn commands_switch_policy_and_inject() {
                 site: None,
             }],
         })
-        .unwrap_err();
-    assert!(matches!(out, CommandError::BadJob(_)));
+        .unwrap();
+    assert!(
+        out.message.contains("rejected by FPFS") && out.message.contains("needs 9 processors"),
+        "{}",
+        out.message
+    );
+    assert_eq!(e.counters().rejected, 1);
+    assert_eq!(e.rejections()[0].id, INJECTED_ID_BASE + 1);
     e.apply(Command::InjectJobs {
         jobs: vec![InjectJob {
             size: 1,
@@ -201,8 +209,9 @@ fn commands_switch_policy_and_inject() {
         }],
     })
     .unwrap();
-    assert_eq!(e.command_log().len(), 2);
+    assert_eq!(e.command_log().len(), 3);
     e.run();
+    assert_eq!(e.check_conservation(), Ok(()));
     let recs: Vec<_> = e.drain_records().collect();
     assert_eq!(recs.len(), 7);
     assert_eq!(recs.iter().filter(|r| r.injected).count(), 2);
@@ -284,14 +293,6 @@ fn bad_injected_jobs_are_refused_with_their_reason() {
         ),
         (
             InjectJob {
-                components: Some(vec![5]),
-                size: 5,
-                ..good.clone()
-            },
-            "can never fit",
-        ),
-        (
-            InjectJob {
                 site: Some(2),
                 ..good.clone()
             },
@@ -359,6 +360,113 @@ fn bad_injected_jobs_are_refused_with_their_reason() {
             format!("injected job {}", first + 1)
         ]
     );
+}
+
+/// A command that injects jobs the policy can run beside one it never
+/// could runs the first and rejects the other with its reason: nothing of
+/// the command is lost, nothing waits for ever.
+#[test]
+fn an_injection_runs_what_it_can_and_rejects_what_it_never_could() {
+    let mut e = jumping_under_fcfs();
+    let job = |size, components: Option<Vec<u32>>| InjectJob {
+        size,
+        runtime: 1.0,
+        estimate: None,
+        components,
+        count: 1,
+        site: None,
+    };
+    // 5 without components is split by the policy (2 + 3 on 2 × 4); 5 as
+    // one component can never fit; 2 fits anywhere.
+    let out = e
+        .apply(Command::InjectJobs {
+            jobs: vec![job(2, None), job(5, Some(vec![5])), job(5, None)],
+        })
+        .unwrap();
+    let (a, b, c) = (
+        INJECTED_ID_BASE + 1,
+        INJECTED_ID_BASE + 2,
+        INJECTED_ID_BASE + 3,
+    );
+    assert!(
+        out.message
+            .starts_with(&format!("injected job {a}, {c}; rejected by FCFS"))
+    );
+    assert!(
+        out.message
+            .contains(&format!("job {b} asks for 5 processors as 5"))
+    );
+    e.run();
+    assert_eq!(e.check_conservation(), Ok(()));
+    let mut ids: Vec<u64> = e
+        .drain_records()
+        .filter(|r| r.injected)
+        .map(|r| r.id)
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [a, c]);
+    let c = e.counters();
+    assert_eq!((c.arrived, c.finished, c.rejected), (8, 7, 1));
+}
+
+/// A switch to a policy that could never run a job that waits is refused
+/// with the job named; the run goes on under the policy it had.
+#[test]
+fn a_switch_that_would_strand_a_waiting_job_is_refused() {
+    use crate::sched::{Policy, PolicyState, Start, SystemView};
+    // A policy that runs only jobs of one processor.
+    struct Ones(PolicySpec);
+    impl Policy for Ones {
+        fn spec(&self) -> &PolicySpec {
+            &self.0
+        }
+        fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<crate::sched::Abort>) {}
+        fn schedule(&mut self, _: &SystemView<'_>, _: &mut Vec<Start>) {}
+        fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn state(&self, _: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+        fn admits(&self, job: &JobView, _: &Platform) -> Result<(), String> {
+            match job.size {
+                1 => Ok(()),
+                n => Err(format!(
+                    "job {} has {n} tasks; this policy runs one",
+                    job.id
+                )),
+            }
+        }
+    }
+    fn build(spec: &PolicySpec, p: &Platform) -> Result<Box<dyn Policy>, String> {
+        match spec.name {
+            crate::sched::PolicyName::Fpfs => Ok(Box::new(Ones(spec.clone()))),
+            _ => crate::policy::build(spec, p),
+        }
+    }
+    let mut e = Engine::with_builder(
+        Platform::uniform(2, 4),
+        Box::new(jumping_example().into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+        build,
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(2));
+    assert!(e.queue_len() > 0);
+    let err = e
+        .apply(Command::SetPolicy {
+            policy: PolicySpec::fpfs(MaxJumps::Unlimited),
+        })
+        .unwrap_err();
+    assert!(
+        matches!(&err, CommandError::PolicyUnsupported { reason, .. }
+            if reason.contains("could never run a job that waits: job 3 has 8 tasks")),
+        "{err}"
+    );
+    assert_eq!(e.policy().name, crate::sched::PolicyName::Fcfs);
+    e.run();
+    assert_eq!(e.check_conservation(), Ok(()));
 }
 
 #[test]

@@ -181,9 +181,18 @@ impl Fjt {
     /// Where and how `job` starts on the processors `free` (per cluster):
     /// a moldable job on the cluster with the most free, a rigid one worst
     /// fit; `None` while it must wait.
-    fn place(&self, job: &JobView, free: &[u32], m: u32) -> Option<(Option<u32>, Assignment)> {
+    fn place(
+        &self,
+        platform: &Platform,
+        job: &JobView,
+        free: &[u32],
+        m: u32,
+    ) -> Option<(Option<u32>, Assignment)> {
         if job.app.is_none() {
-            return self.rigid.place(&job.components, free).map(|a| (None, a));
+            return self
+                .rigid
+                .place(&job.widths(platform), free)
+                .map(|a| (None, a));
         }
         let (c, &f) = free
             .iter()
@@ -319,6 +328,24 @@ impl Policy for Fjt {
 
     fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
 
+    fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
+        let Some(app) = &job.app else {
+            return crate::sched::admits_widths(job, platform);
+        };
+        // A moldable job runs on one cluster: the largest must hold the
+        // fewest processors it may start on.
+        let largest = platform.largest_cluster();
+        match self.size(job, largest, self.mpl(job)) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "moldable job {} needs at least {} processors on one cluster (sizes {:?}); the largest cluster has {largest}",
+                job.id,
+                self.need(job),
+                app.sizes
+            )),
+        }
+    }
+
     fn reshape(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let Some(&head) = view.queue.first() else {
             if view.free.iter().any(|&f| f > 0) {
@@ -331,7 +358,7 @@ impl Policy for Fjt {
         }
         let head = view.job(head);
         let m = self.mpl(head);
-        if self.place(head, view.free, m).is_some() {
+        if self.place(view.platform, head, view.free, m).is_some() {
             return;
         }
         let mut avail = view.free.to_vec();
@@ -357,7 +384,7 @@ impl Policy for Fjt {
                 continue;
             }
             chosen.push((k, to));
-            if self.place(head, &avail, m).is_some() {
+            if self.place(view.platform, head, &avail, m).is_some() {
                 fits = true;
                 break;
             }
@@ -393,7 +420,7 @@ impl Policy for Fjt {
         while i < view.queue.len() {
             let key = view.queue[i];
             let j = view.job(key);
-            let Some((p, a)) = self.place(j, &free, self.mpl(j)) else {
+            let Some((p, a)) = self.place(view.platform, j, &free, self.mpl(j)) else {
                 break;
             };
             take(&mut free, &a);
@@ -422,7 +449,7 @@ impl Policy for Fjt {
                 break;
             }
             let j = view.job(key);
-            let Some((p, a)) = self.place(j, &free, 1) else {
+            let Some((p, a)) = self.place(view.platform, j, &free, 1) else {
                 continue;
             };
             let held: u32 = a.iter().map(|&(_, w)| w).sum();

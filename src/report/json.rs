@@ -79,7 +79,8 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();
-    json!({
+    let left: u64 = result.replications.iter().map(|r| r.left).sum();
+    let mut doc = json!({
         "schema_version": SCHEMA_VERSION,
         "scenario": scenario.name(),
         "description": scenario.file.description,
@@ -103,7 +104,14 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "warmup_jobs": scenario.file.run.warmup_jobs,
         "notes": scenario.facts().notes,
         "metrics": Value::Object(metrics),
-    })
+    });
+    // A run stopped by `[run] completions` says how many jobs it left.
+    if left > 0
+        && let Value::Object(o) = &mut doc
+    {
+        o.insert("jobs_left_at_stop".into(), json!(left));
+    }
+    doc
 }
 
 /// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its

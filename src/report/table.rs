@@ -26,6 +26,14 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         s.replications,
         if s.replications == 1 { "" } else { "s" }
     );
+    let left: u64 = result.replications.iter().map(|r| r.left).sum();
+    if left > 0 {
+        let _ = writeln!(
+            out,
+            "stopped at {} completions per replication with {left} jobs still queued or running (over all replications): the figures are of the jobs that ended",
+            scenario.file.run.completions.map_or(0, |c| c.0)
+        );
+    }
     out.push_str(&overall(&s));
     if !s.moldable.is_empty() {
         out.push('\n');

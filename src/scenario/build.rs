@@ -2,7 +2,8 @@
 //! scenario.
 
 use super::schema::{
-    InlineJob, OneOrMany, Oversize, PlatformSection, WorkloadKind, WorkloadSection, workload_keys,
+    InlineJob, OneOrMany, Oversize, PlatformSection, TimelineEntry, WorkloadKind, WorkloadSection,
+    workload_keys,
 };
 use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
@@ -188,11 +189,37 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         path.extend(key.iter().map(String::as_str));
         return Err(s.error_at_key(&path, format!("[policy] {m}")));
     }
-    f.policy
+    let mut policy = f
+        .policy
         .build(&facts.platform)
         .map_err(|m| s.error_at_key(&["policy", "name"], format!("[policy] {m}")))?;
-    for entry in &f.timeline {
-        check_command(s, &entry.get_ref().command, &facts.platform, entry.span())?;
+    // The timeline in the order it applies, with the policy in force at
+    // each command: an injected job that policy could never run is refused
+    // here, before any run.
+    let mut timeline: Vec<&Spanned<TimelineEntry>> = f.timeline.iter().collect();
+    timeline.sort_by(|a, b| a.get_ref().at.0.total_cmp(&b.get_ref().at.0));
+    let mut next_id = crate::engine::INJECTED_ID_BASE + 1;
+    for entry in timeline {
+        let command = &entry.get_ref().command;
+        check_command(s, command, &facts.platform, entry.span())?;
+        match command {
+            Command::SetPolicy { policy: spec } => {
+                // check_command has built it once already.
+                if let Ok(p) = spec.build(&facts.platform) {
+                    policy = p;
+                }
+            }
+            Command::InjectJobs { jobs } => {
+                let err = |m: String| s.error_at(entry.span(), format!("timeline: {m}"));
+                for j in jobs {
+                    for _ in 0..j.count.max(1) {
+                        injected_admitted(j, next_id, &*policy, &facts).map_err(err)?;
+                        next_id += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
     let mut names = Metrics::new(f.metrics.groups.clone(), 0, 1)
         .summary()
@@ -1110,6 +1137,41 @@ fn inline_job(
     })
 }
 
+/// Whether `policy` could run the injected job `j`, numbered `id`, however
+/// the workload's split rule splits it.
+fn injected_admitted(
+    j: &crate::engine::InjectJob,
+    id: u64,
+    policy: &dyn crate::sched::Policy,
+    facts: &WorkloadFacts,
+) -> Result<(), String> {
+    let splits: Vec<Vec<u32>> = match (&j.components, &facts.ngubiri) {
+        (Some(c), _) => vec![c.clone()],
+        (None, Some(p)) => {
+            let bounds = phased_bounds(p);
+            crate::workload::ngubiri::split_counts(p, &bounds, j.size)
+                .map(|n| split_even(j.size, n.min(j.size)))
+                .collect()
+        }
+        // No split rule: the policy splits it.
+        (None, None) => vec![Vec::new()],
+    };
+    for components in splits {
+        let probe = crate::sched::JobView {
+            id,
+            size: j.size,
+            components,
+            injected: true,
+            home: j.site.map(|s| s as crate::model::ClusterIdx),
+            ..Default::default()
+        };
+        policy
+            .admits(&probe, &facts.platform)
+            .map_err(|reason| format!("under {}, {reason}", policy.spec().label()))?;
+    }
+    Ok(())
+}
+
 fn check_command(
     s: &Scenario,
     c: &Command,
@@ -1259,6 +1321,19 @@ impl Scenario {
         } else {
             Some(f.run.jobs.0 as u64)
         };
+        self.build_engine_of(seed, count, build)
+    }
+
+    /// [`Scenario::build_engine_with`] on the first `count` jobs of the
+    /// workload (`None`: all of a trace, or a generator's endless stream),
+    /// whatever the scenario's own end: a run that ends when its jobs do.
+    pub fn build_engine_of(
+        &self,
+        seed: u64,
+        count: Option<u64>,
+        build: crate::sched::PolicyBuilder,
+    ) -> Result<Engine, ScenarioError> {
+        let f = &self.file;
         let source = self.job_source(seed, count)?;
         let splitter: Option<crate::engine::Splitter> = self.facts.ngubiri.clone().map(|p| {
             let bounds = phased_bounds(&p);

@@ -162,13 +162,43 @@ impl JobView {
 }
 
 /// `size` split evenly over the fewest clusters of `platform` that can ever
-/// hold it (over all of them when none can).
+/// hold it; where no even split can, over the fewest largest clusters that
+/// hold it together, as evenly as their sizes allow (64 on 24/16/16/8 is
+/// 24+16+16+8, 60 is 20+16+16+8). Over all clusters evenly when the
+/// platform is too small for it altogether.
 pub fn fewest_split(platform: &Platform, size: u32) -> Vec<u32> {
     let n = platform.clusters.len().max(1) as u32;
     (1..=n)
         .map(|k| crate::model::split_even(size, k))
         .find(|w| platform.can_ever_fit(w))
+        .or_else(|| capacity_split(platform, size))
         .unwrap_or_else(|| crate::model::split_even(size, n))
+}
+
+/// `size` over the fewest largest clusters whose processors add up to it,
+/// levelled: every cluster gets the same width but those too small, which
+/// are filled. Widest first; `None` when the platform is too small.
+fn capacity_split(platform: &Platform, size: u32) -> Option<Vec<u32>> {
+    let mut caps: Vec<u32> = platform.clusters.iter().map(|c| c.processors).collect();
+    caps.sort_unstable_by(|a, b| b.cmp(a));
+    let mut total = 0u64;
+    let k = caps.iter().position(|&c| {
+        total += c as u64;
+        total >= size as u64
+    })? + 1;
+    let mut caps = caps[..k].to_vec();
+    // Fill the smallest clusters while the rest's even share exceeds them.
+    caps.reverse();
+    let mut left = size;
+    let mut out = Vec::with_capacity(k);
+    for (i, &c) in caps.iter().enumerate() {
+        let rest = (k - i) as u32;
+        let w = c.min(left.div_ceil(rest));
+        out.push(w);
+        left -= w;
+    }
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    (left == 0 && !out.contains(&0)).then_some(out)
 }
 
 impl<'a> SystemView<'a> {
@@ -488,12 +518,98 @@ pub trait Policy: Send {
         None
     }
 
+    /// Whether this policy can ever run `job` on `platform`, on an idle
+    /// machine; why not when it cannot. The engine refuses such a job when
+    /// it arrives (it never enters the queue), a switch to this policy
+    /// while such a job waits, and an injection of one, each with this
+    /// reason, so that no job waits for ever unseen. The default is the
+    /// rule of a policy that places a job's widths
+    /// ([`JobView::widths`]) each on its own cluster.
+    fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
+        admits_widths(job, platform)
+    }
+
     /// Appends the advance reservations to ask for now, before any start
     /// of this decision point (the engine grants or refuses each one; the
     /// granted ones are in the view when [`Policy::schedule`] runs).
     fn reserve(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Reserve>) {}
 }
 
+/// The default of [`Policy::admits`]: the job's widths fit the platform,
+/// each on its own cluster.
+pub fn admits_widths(job: &JobView, platform: &Platform) -> Result<(), String> {
+    let widths = job.widths(platform);
+    if platform.can_ever_fit(&widths) {
+        return Ok(());
+    }
+    let total = platform.total_processors();
+    Err(if job.components.is_empty() && job.size as u64 > total {
+        format!(
+            "job {} needs {} processors; the platform has {total}",
+            job.id, job.size
+        )
+    } else {
+        let w: Vec<String> = widths.iter().map(u32::to_string).collect();
+        let clusters = platform.clusters.len();
+        format!(
+            "job {} asks for {} processors as {}, each part on its own cluster; the platform has {clusters} {}, the largest of {}",
+            job.id,
+            job.size,
+            w.join("+"),
+            if clusters == 1 { "cluster" } else { "clusters" },
+            platform.largest_cluster()
+        )
+    })
+}
+
 /// Builds a policy from its spec for a platform, or says why it cannot run
 /// there: how the engine gets a policy without knowing any.
 pub type PolicyBuilder = fn(&PolicySpec, &Platform) -> Result<Box<dyn Policy>, String>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Cluster, Platform};
+
+    fn sizes(p: &[u32]) -> Platform {
+        Platform {
+            clusters: p
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| Cluster {
+                    name: format!("c{i}"),
+                    processors: n,
+                    speed: 1.0,
+                })
+                .collect(),
+            ..Platform::default()
+        }
+    }
+
+    #[test]
+    fn a_job_is_split_evenly_over_the_fewest_clusters_that_hold_it() {
+        let p = Platform::uniform(5, 20);
+        assert_eq!(fewest_split(&p, 16), vec![16]);
+        assert_eq!(fewest_split(&p, 38), vec![19, 19]);
+        assert_eq!(fewest_split(&p, 100), vec![20; 5]);
+    }
+
+    #[test]
+    fn where_no_even_split_fits_the_clusters_are_filled_as_evenly_as_they_allow() {
+        let p = sizes(&[24, 16, 16, 8]);
+        // Even over two clusters still fits: 15 + 15 on 24 and 16.
+        assert_eq!(fewest_split(&p, 30), vec![15, 15]);
+        // No even split of 64 or 60 fits (16 × 4 needs four clusters of 16).
+        assert_eq!(fewest_split(&p, 64), vec![24, 16, 16, 8]);
+        assert_eq!(fewest_split(&p, 60), vec![20, 16, 16, 8]);
+        // 50 needs three clusters, evenly: 16 + 16 + 18.
+        assert_eq!(fewest_split(&p, 50), vec![16, 16, 18]);
+        for size in 1..=64 {
+            let w = fewest_split(&p, size);
+            assert!(p.can_ever_fit(&w), "{size}: {w:?}");
+            assert_eq!(w.iter().sum::<u32>(), size);
+        }
+        // Too large for the whole platform: never fits.
+        assert!(!p.can_ever_fit(&fewest_split(&p, 65)));
+    }
+}

@@ -26,8 +26,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp};
 use std::sync::Arc;
 
-/// Workload ids of graphs start here (above any trace's job numbers).
-pub const GRAPH_ID_BASE: u64 = 1_000_000_000;
+/// Workload ids of graphs start here: above any trace's job numbers and
+/// apart from the jobs an operator injects ([`crate::engine::INJECTED_ID_BASE`]).
+pub const GRAPH_ID_BASE: u64 = 2_000_000_000;
 
 /// What the graph stream draws.
 #[derive(Clone, Debug, PartialEq)]
