@@ -288,7 +288,8 @@ fn the_findings_at_the_scenario_seed_and_two_others() {
 /// The other reading of the stream: about 4 graphs every 10 minutes
 /// (`arrivals = "rate"`) over the trace's span, however many that makes.
 /// LPC-EGEE only (DAS2-fs1's 29.6 days make 17,065 graphs at seed 1, and
-/// its AR run takes minutes: that one is in the ignored test).
+/// its AR runs are the slowest of the experiment: they are in the ignored
+/// test).
 #[test]
 fn the_rate_reading_makes_as_many_graphs_as_the_span_holds() {
     if common::shared_data("swf").is_none() {
@@ -325,8 +326,8 @@ fn the_whole_experiment_over_ten_seeds() {
         .collect();
     assert_eq!(rows.len(), 10 * 18);
     assert_eq!(check(&rows), 20);
-    // The rate reading at seed 1 (about six minutes in release: DAS2-fs1's
-    // AR runs hold a backlog of thousands of graphs).
+    // The rate reading at seed 1 (DAS2-fs1's AR runs hold a backlog of
+    // thousands of graphs; the whole test takes 183 s in release).
     println!("# arrivals = \"rate\"");
     let rate = experiment(1, &[16, 32, 64], &["graphs.arrivals=rate"]);
     let das2 = rate
