@@ -2,8 +2,8 @@
 //! scenario.
 
 use super::schema::{
-    InlineJob, OneOrMany, Oversize, PlatformSection, TimelineEntry, WorkloadKind, WorkloadSection,
-    workload_keys,
+    GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, InlineJob, OneOrMany,
+    Oversize, PlatformSection, TimelineEntry, WorkloadKind, WorkloadSection, workload_keys,
 };
 use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
@@ -11,6 +11,7 @@ use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
 use crate::workload::blanco::{BlancoParams, BlancoWorkload, Sigma};
+use crate::workload::graphs::{GraphPace, GraphStreamParams};
 use crate::workload::grid::{GridParams, GridWorkload};
 use crate::workload::moldable::{MoldableParams, MoldableWorkload};
 use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
@@ -160,29 +161,7 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         facts.platform = platform.unwrap_or_default();
     }
     if let Some(g) = &f.graphs {
-        let gs = g.get_ref();
-        let last = facts
-            .jobs
-            .as_ref()
-            .and_then(|j| j.iter().map(|j| j.submit).max());
-        let until = match (&gs.until, last) {
-            (Some(u), _) => SimTime::from_secs_f64(u.0),
-            (None, Some(t)) => t,
-            (None, None) => {
-                return Err(s.error_at(
-                    g.span(),
-                    "[graphs] needs `until` (seconds) beside a generated workload",
-                ));
-            }
-        };
-        facts.graphs = Some(crate::workload::graphs::GraphStreamParams {
-            mean_interarrival: gs.mean_interarrival.0,
-            size: gs.size,
-            tpes: gs.tpes.0,
-            per_family: gs.per_family.0,
-            unit: gs.unit.0,
-            until,
-        });
+        facts.graphs = Some(graph_stream(s, g, facts.jobs.as_deref())?);
     }
     if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
         let mut path = vec!["policy"];
@@ -463,7 +442,86 @@ fn trace_jobs(
     if out.is_empty() {
         return Err(s.error_at(path.span(), "the trace selection holds no runnable job"));
     }
+    if w.start_at_zero.as_ref().is_some_and(|x| *x.get_ref()) {
+        // Jobs are in submit order, so the first is the earliest.
+        let origin = out[0].submit;
+        for j in &mut out {
+            j.submit = SimTime(j.submit.0 - origin.0);
+        }
+        if origin > SimTime::ZERO {
+            notes.push(format!(
+                "submit times shifted by -{} s (start_at_zero)",
+                Shown(origin.as_secs_f64())
+            ));
+        }
+    }
     Ok((out, platform, notes))
+}
+
+/// The graph stream of `[graphs]` beside `jobs` (a trace's or inline
+/// jobs; none for a generated workload).
+fn graph_stream(
+    s: &Scenario,
+    g: &Spanned<GraphsSection>,
+    jobs: Option<&Vec<JobSpec>>,
+) -> Result<GraphStreamParams, ScenarioError> {
+    let gs = g.get_ref();
+    let submits = jobs.map(|j| j.iter().map(|j| j.submit));
+    let first = submits.clone().and_then(|t| t.min());
+    let last = submits.and_then(|t| t.max());
+    let (from, until) = match (gs.until.as_ref().map(|u| *u.get_ref()), first, last) {
+        (Some(GraphsUntil::At(u)), _, _) => (SimTime::ZERO, SimTime::from_secs_f64(u.0)),
+        (Some(GraphsUntil::Trace), Some(a), Some(b)) => (a, b),
+        (None, _, Some(b)) => (SimTime::ZERO, b),
+        (Some(GraphsUntil::Trace), _, _) | (None, _, None) => {
+            return Err(s.error_at(
+                gs.until.as_ref().map_or(g.span(), |u| u.span()),
+                "[graphs] needs `until` (seconds) beside a generated workload",
+            ));
+        }
+    };
+    let arrivals = gs
+        .arrivals
+        .as_ref()
+        .map_or(GraphArrivals::Count, |a| *a.get_ref());
+    let misplaced = match arrivals {
+        GraphArrivals::Count => gs
+            .mean_interarrival
+            .as_ref()
+            .map(|x| ("mean_interarrival", "rate", x.span())),
+        GraphArrivals::Rate => gs.count.as_ref().map(|x| ("count", "count", x.span())),
+    };
+    if let Some((key, reading, span)) = misplaced {
+        return Err(s.error_at(
+            span,
+            format!(
+                "[graphs] `{key}` applies to arrivals = \"{reading}\"; this stream has arrivals = \"{}\" (set `arrivals = \"{reading}\"` or drop `{key}`)",
+                match arrivals {
+                    GraphArrivals::Count => "count",
+                    GraphArrivals::Rate => "rate",
+                }
+            ),
+        ));
+    }
+    let pace = match arrivals {
+        GraphArrivals::Count => {
+            GraphPace::Count(gs.count.as_ref().map_or(GRAPH_COUNT, |c| c.get_ref().0))
+        }
+        GraphArrivals::Rate => GraphPace::Rate(
+            gs.mean_interarrival
+                .as_ref()
+                .map_or(GRAPH_GAP, |m| m.get_ref().0),
+        ),
+    };
+    Ok(GraphStreamParams {
+        pace,
+        size: gs.size,
+        tpes: gs.tpes.0,
+        per_family: gs.per_family.0,
+        unit: gs.unit.0,
+        from,
+        until,
+    })
 }
 
 fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, ScenarioError> {
