@@ -301,9 +301,11 @@ pub enum SwfCommand {
 pub enum Format {
     /// Tables for the terminal.
     Table,
-    /// The JSON summary (the schema is in scenarios/README.md).
+    /// run: the JSON summary; sweep and merge: an array of points, each
+    /// with its summary (both described in scenarios/README.md).
     Json,
-    /// One row per job.
+    /// run: one row per job; sweep and merge: one row per point, with each
+    /// figure's mean and half-width.
     Csv,
 }
 
@@ -763,6 +765,22 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
             "--slurm needs --out DIR and --shards N (the number of array tasks)".into(),
         ));
     };
+    // Both are named in #SBATCH lines; refused before anything is written.
+    let cwd = std::env::current_dir().map_err(|e| Failure::Other(e.into()))?;
+    for p in [
+        std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
+        cwd.clone(),
+    ] {
+        if let Some(what) = slurm::unwritable(&p) {
+            return Err(SweepError::Folder {
+                path: p.display().to_string(),
+                message: format!(
+                    "holds {what}, which an #SBATCH line cannot name: choose a folder without one"
+                ),
+            }
+            .into());
+        }
+    }
     let points = spec.points();
     // Every point is read and validated here, before anything is queued.
     for p in &points {
@@ -781,7 +799,6 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
         cpus_per_task: args.cpus_per_task,
     };
     let exe = std::env::current_exe().map_err(|e| Failure::Other(e.into()))?;
-    let cwd = std::env::current_dir().map_err(|e| Failure::Other(e.into()))?;
     let text = slurm::script(spec, &opts, dir, &exe, &cwd);
     let path = dir.join(slurm::SCRIPT);
     report::write_atomic(&path, |w| w.write_all(text.as_bytes()))

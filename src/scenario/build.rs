@@ -38,6 +38,9 @@ pub struct WorkloadFacts {
     pub graphs: Option<crate::workload::graphs::GraphStreamParams>,
     /// Human notes (skipped trace lines, clamped jobs …) for reports.
     pub notes: Vec<String>,
+    /// Where an SWF trace's time 0 stands in calendar time (its header's
+    /// `UnixStartTime` and `TimeZoneString`), for the schedule's SWF.
+    pub clock: crate::report::swf_out::Clock,
 }
 
 pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
@@ -149,9 +152,10 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             facts.jobs = Some(Arc::new(specs));
         }
         WorkloadKind::Swf | WorkloadKind::Batsim => {
-            let (jobs, trace_platform, notes) = trace_jobs(s, w, kind, platform.as_ref())?;
+            let (jobs, trace_platform, notes, clock) = trace_jobs(s, w, kind, platform.as_ref())?;
             facts.jobs = Some(Arc::new(jobs));
             facts.notes = notes;
+            facts.clock = clock;
             if platform.is_none() {
                 facts.platform = trace_platform;
             }
@@ -252,7 +256,15 @@ fn trace_jobs(
     w: &WorkloadSection,
     kind: WorkloadKind,
     platform: Option<&Platform>,
-) -> Result<(Vec<JobSpec>, Platform, Vec<String>), ScenarioError> {
+) -> Result<
+    (
+        Vec<JobSpec>,
+        Platform,
+        Vec<String>,
+        crate::report::swf_out::Clock,
+    ),
+    ScenarioError,
+> {
     let path = w.path.as_ref().ok_or_else(|| {
         s.error_at(
             w.kind.span(),
@@ -286,6 +298,7 @@ fn trace_jobs(
         })));
     }
     let mut notes = Vec::new();
+    let mut clock = crate::report::swf_out::Clock::default();
     // (job, where it is in the trace) for every runnable job.
     let (jobs, where_, trace_procs, name): (Vec<JobSpec>, Vec<String>, u32, String) = match kind {
         WorkloadKind::Batsim => {
@@ -302,6 +315,7 @@ fn trace_jobs(
             let trace = swf::read_path(&full)
                 .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
             let (swf_jobs, skips) = swf::to_jobs(&trace);
+            clock = crate::report::swf_out::Clock::of(&trace.header);
             if skips.total() > 0 {
                 let parts: Vec<String> = swf::SkipReason::ALL
                     .iter()
@@ -448,6 +462,10 @@ fn trace_jobs(
         for j in &mut out {
             j.submit = SimTime(j.submit.0 - origin.0);
         }
+        // Time 0 of the outputs is now the first job's submit.
+        if let Some(u) = clock.unix_start_time.as_mut() {
+            *u += origin.0.div_euclid(1_000_000);
+        }
         if origin > SimTime::ZERO {
             notes.push(format!(
                 "submit times shifted by -{} s (start_at_zero)",
@@ -455,7 +473,7 @@ fn trace_jobs(
             ));
         }
     }
-    Ok((out, platform, notes))
+    Ok((out, platform, notes, clock))
 }
 
 /// The graph stream of `[graphs]` beside `jobs` (a trace's or inline
@@ -1336,6 +1354,11 @@ impl Scenario {
 
     pub fn facts(&self) -> &WorkloadFacts {
         &self.facts
+    }
+
+    /// Where time 0 stands in calendar time (see [`WorkloadFacts::clock`]).
+    pub fn trace_clock(&self) -> &crate::report::swf_out::Clock {
+        &self.facts.clock
     }
 
     /// The number of jobs each replication runs, if known in advance.

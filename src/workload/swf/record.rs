@@ -287,6 +287,14 @@ impl SwfHeader {
         header
     }
 
+    /// `; TimeZoneString: Zone` (a tz database name such as
+    /// `Europe/Amsterdam`), without the remark some traces put after it.
+    pub fn time_zone(&self) -> Option<&str> {
+        self.value("TimeZoneString")?
+            .split_ascii_whitespace()
+            .next()
+    }
+
     /// The text after the colon of the first `; Key: value` line whose key
     /// equals `key` (ignoring case), trimmed.
     pub fn value(&self, key: &str) -> Option<&str> {
