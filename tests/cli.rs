@@ -489,7 +489,7 @@ fn messages_speak_of_the_scenario_not_of_rust_types() {
     for (set, says) in [
         (
             "run.jobs=abc",
-            "`jobs` must be a whole number from 0 to 4294967295, found \"abc\"",
+            "`jobs` must be a whole number from 1 to 4294967295, found \"abc\"",
         ),
         ("run.jobs=-3", "found -3"),
         (

@@ -79,7 +79,7 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();
-    json!({
+    let mut out = json!({
         "schema_version": SCHEMA_VERSION,
         "scenario": scenario.name(),
         "description": scenario.file.description,
@@ -103,7 +103,20 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
         "warmup_jobs": scenario.file.run.warmup_jobs,
         "notes": scenario.facts().notes,
         "metrics": Value::Object(metrics),
-    })
+    });
+    // Only where it happened: every other summary reads as it did.
+    if let (Some(u), Value::Object(o)) = (&result.unconverged, &mut out) {
+        o.insert(
+            "unconverged".into(),
+            json!({
+                "replications": u.replications,
+                "relative_error": u.relative_error,
+                "target": u.target,
+                "note": u.to_string(),
+            }),
+        );
+    }
+    out
 }
 
 /// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its

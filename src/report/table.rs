@@ -26,6 +26,9 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         s.replications,
         if s.replications == 1 { "" } else { "s" }
     );
+    if let Some(u) = &result.unconverged {
+        let _ = writeln!(out, "note: {u}");
+    }
     out.push_str(&overall(&s));
     if !s.moldable.is_empty() {
         out.push('\n');
