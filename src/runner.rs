@@ -83,6 +83,31 @@ impl ReplicationResult {
 pub struct RunResult {
     pub seed: u64,
     pub replications: Vec<ReplicationResult>,
+    /// With `replications = "auto"`: the run stopped at
+    /// `max_replications` with ART's half-width still above the target.
+    pub unconverged: Option<Unconverged>,
+}
+
+/// An `"auto"` run that reached `max_replications` before its target.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Unconverged {
+    pub replications: u32,
+    /// ART's 95 % half-width over its mean, when the run stopped.
+    pub relative_error: f64,
+    /// The scenario's `relative_error`.
+    pub target: f64,
+}
+
+impl std::fmt::Display for Unconverged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "replications = \"auto\" stopped at max_replications = {} with ART's 95 % half-width at {:.1} % of the mean, wider than relative_error = {} %",
+            self.replications,
+            self.relative_error * 100.0,
+            self.target * 100.0
+        )
+    }
 }
 
 /// Events handled between looks at the progress counter.
@@ -165,6 +190,7 @@ pub fn run(
     let seed = opts.seed.unwrap_or(scenario.seed());
     let run = &scenario.file.run;
     let reps = opts.replications.unwrap_or(run.replications);
+    let mut unconverged = None;
     let replications = match reps {
         Replications::Fixed(n) => (0..n)
             .into_par_iter()
@@ -184,15 +210,27 @@ pub fn run(
                 v.extend(batch);
                 if v.len() as u32 >= min {
                     let arts: Vec<f64> = v.iter().map(|r| r.summary.art).collect();
-                    if Replicated::of(&arts).relative_error() <= run.relative_error.0 {
+                    let rel = Replicated::of(&arts).relative_error();
+                    if rel <= run.relative_error.0 {
                         break;
+                    }
+                    if v.len() as u32 >= max {
+                        unconverged = Some(Unconverged {
+                            replications: v.len() as u32,
+                            relative_error: rel,
+                            target: run.relative_error.0,
+                        });
                     }
                 }
             }
             v
         }
     };
-    Ok(RunResult { seed, replications })
+    Ok(RunResult {
+        seed,
+        replications,
+        unconverged,
+    })
 }
 
 impl RunResult {

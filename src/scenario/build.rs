@@ -3,7 +3,8 @@
 
 use super::schema::{
     GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, InlineJob, OneOrMany,
-    Oversize, PlatformSection, TimelineEntry, WorkloadKind, WorkloadSection, workload_keys,
+    Oversize, PlatformSection, ScenarioFile, TimelineEntry, WorkloadKind, WorkloadSection,
+    workload_keys,
 };
 use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
@@ -239,8 +240,51 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 format!("[expect] \"{name}\" needs `min`, `max` or both"),
             ));
         }
+        if let (Some(lo), Some(hi)) = (b.min, b.max)
+            && lo > hi
+        {
+            return Err(s.error_at(
+                bound.span(),
+                format!(
+                    "[expect] \"{name}\" has `min` {} above `max` {}: no figure can pass",
+                    Shown(lo),
+                    Shown(hi)
+                ),
+            ));
+        }
+    }
+    let warmup = f.run.warmup_jobs;
+    if warmup > 0
+        && let Some(jobs) = jobs_per_replication(f, &facts)
+        && warmup >= jobs
+    {
+        return Err(s.error_at_key(
+            &["run", "warmup_jobs"],
+            format!(
+                "`warmup_jobs` = {warmup} leaves no job to measure: a replication runs {jobs} job{}; give fewer than {jobs}",
+                if jobs == 1 { "" } else { "s" }
+            ),
+        ));
     }
     Ok(facts)
+}
+
+/// The number of jobs each replication of `f` runs, if known in advance.
+fn jobs_per_replication(f: &ScenarioFile, facts: &WorkloadFacts) -> Option<u64> {
+    if let Some(n) = f.run.completions {
+        return Some(n.0 as u64);
+    }
+    if facts.blanco.is_some() || facts.grid.is_some() || facts.moldable.is_some() {
+        return Some(f.run.jobs.0 as u64);
+    }
+    if facts.graphs.is_some() {
+        return None;
+    }
+    match (&facts.ngubiri, &facts.jobs) {
+        (Some(_), _) => Some(f.run.jobs.0 as u64),
+        (None, Some(j)) => Some(j.len() as u64),
+        _ => None,
+    }
 }
 
 fn need_platform<'a>(s: &Scenario, p: &'a Option<Platform>) -> Result<&'a Platform, ScenarioError> {
@@ -275,8 +319,13 @@ fn trace_jobs(
     if !full.exists() {
         let given = std::path::Path::new(path.get_ref());
         let mut looked = vec![full.display().to_string()];
-        if given.is_relative() && given != full {
-            looked.push(given.display().to_string());
+        if given.is_relative() {
+            if given != full {
+                looked[0].push_str(" (from the scenario's folder)");
+                looked.push(format!("{} (from the current folder)", given.display()));
+            } else {
+                looked[0].push_str(" (from the scenario's folder, the current one)");
+            }
         }
         let download = w
             .download
@@ -592,8 +641,10 @@ fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
                     return Err(s.error_at(
                         a.span(),
                         format!(
-                            "platform.network.abw: {} links given for {n} clusters (one per cluster, or one value for all)",
-                            v.len()
+                            "platform.network.abw: {} link{} given for {n} cluster{} (one per cluster, or one value for all)",
+                            v.len(),
+                            if v.len() == 1 { "" } else { "s" },
+                            if n == 1 { "" } else { "s" }
                         ),
                     ));
                 }
@@ -647,11 +698,41 @@ fn clusters_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
             };
             let t = shape.get_ref().replace('×', "x");
             let (a, b) = t.split_once(['x', 'X']).ok_or_else(bad)?;
-            let count: usize = a.trim().parse().map_err(|_| bad())?;
-            let procs: u32 = b.trim().parse().map_err(|_| bad())?;
-            if count == 0 || procs == 0 || count > u16::MAX as usize {
+            // Digits too many for any number are too large, not malformed.
+            let number = |x: &str| -> Option<u128> {
+                let x = x.trim();
+                if x.is_empty() || !x.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                Some(x.parse::<u128>().unwrap_or(u128::MAX))
+            };
+            let (Some(count), Some(procs)) = (number(a), number(b)) else {
+                return Err(bad());
+            };
+            if count == 0 || procs == 0 {
                 return Err(bad());
             }
+            let too_many = |what: String| {
+                s.error_at(
+                    shape.span(),
+                    format!("shape \"{}\": {what}", shape.get_ref()),
+                )
+            };
+            if count > u16::MAX as u128 {
+                return Err(too_many(format!(
+                    "at most {} clusters, found {}",
+                    u16::MAX,
+                    a.trim()
+                )));
+            }
+            if procs > u32::MAX as u128 {
+                return Err(too_many(format!(
+                    "at most {} processors a cluster, found {}",
+                    u32::MAX,
+                    b.trim()
+                )));
+            }
+            let (count, procs) = (count as usize, procs as u32);
             Ok(Platform::uniform(count, procs))
         }
         (None, false) => Ok(Platform {
@@ -1111,11 +1192,12 @@ fn check_generated_sizes(
                 return Err(s.error_at(
                     span.clone(),
                     format!(
-                        "a generated job of size {size} split as {} can never run on {} (largest cluster {}, {} clusters): lower max_size or split.threshold, or raise split.max_components",
+                        "a generated job of size {size} split as {} can never run on {} (largest cluster {}, {} cluster{}): lower max_size or split.threshold, or raise split.max_components",
                         join(&widths),
                         platform.shape(),
                         platform.largest_cluster(),
-                        platform.clusters.len()
+                        platform.clusters.len(),
+                        if platform.clusters.len() == 1 { "" } else { "s" }
                     ),
                 ));
             }
@@ -1279,18 +1361,8 @@ fn check_command(
                 if let Some(e) = j.site_error(platform) {
                     return Err(s.error_at(span, format!("timeline: {e}")));
                 }
-                for (what, t) in [("runtime", Some(j.runtime)), ("estimate", j.estimate)] {
-                    if let Some(t) = t
-                        && !(t.is_finite() && (0.0..=MAX_SECONDS).contains(&t))
-                    {
-                        return Err(s.error_at(
-                            span,
-                            format!(
-                                "timeline: an injected job's {what} must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found {}",
-                                Shown(t)
-                            ),
-                        ));
-                    }
+                if let Some((what, e)) = j.time_error() {
+                    return Err(s.error_at(span, format!("timeline: an injected job's {what} {e}")));
                 }
             }
         }
@@ -1363,21 +1435,7 @@ impl Scenario {
 
     /// The number of jobs each replication runs, if known in advance.
     pub fn jobs_per_replication(&self) -> Option<u64> {
-        if let Some(n) = self.file.run.completions {
-            return Some(n.0 as u64);
-        }
-        if self.facts.blanco.is_some() || self.facts.grid.is_some() || self.facts.moldable.is_some()
-        {
-            return Some(self.file.run.jobs.0 as u64);
-        }
-        if self.facts.graphs.is_some() {
-            return None;
-        }
-        match (&self.facts.ngubiri, &self.facts.jobs) {
-            (Some(_), _) => Some(self.file.run.jobs.0 as u64),
-            (None, Some(j)) => Some(j.len() as u64),
-            _ => None,
-        }
+        jobs_per_replication(&self.file, &self.facts)
     }
 
     /// An engine for one run seeded with `seed`. With `endless`, a generated

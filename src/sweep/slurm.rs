@@ -95,6 +95,33 @@ fn shard_args(spec: &SweepSpec, out: &Path) -> Vec<String> {
     a
 }
 
+/// A Slurm time limit as `--time` takes it: `MM`, `MM:SS`, `HH:MM:SS`,
+/// `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, `UNLIMITED` or `INFINITE`; checked
+/// here so that nothing else reaches the script's `#SBATCH` lines.
+pub fn parse_time(t: &str) -> Result<String, String> {
+    let bad = || {
+        format!(
+            "\"{t}\" is not a Slurm time limit: give MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (e.g. 30, 2:00:00, 1-0)"
+        )
+    };
+    if t.eq_ignore_ascii_case("unlimited") || t.eq_ignore_ascii_case("infinite") {
+        return Ok(t.to_string());
+    }
+    let digits = |x: &str| !x.is_empty() && x.len() <= 9 && x.bytes().all(|c| c.is_ascii_digit());
+    let (days, rest) = match t.split_once('-') {
+        Some((d, r)) => (Some(d), r),
+        None => (None, t),
+    };
+    if days.is_some_and(|d| !digits(d)) {
+        return Err(bad());
+    }
+    let parts: Vec<&str> = rest.split(':').collect();
+    if parts.len() > 3 || !parts.iter().all(|p| digits(p)) {
+        return Err(bad());
+    }
+    Ok(t.to_string())
+}
+
 /// The sbatch script. `exe` is the binary the tasks call and `cwd` the
 /// folder they run in (relative scenario paths are taken from it).
 pub fn script(spec: &SweepSpec, opts: &ArrayOptions, out: &Path, exe: &Path, cwd: &Path) -> String {

@@ -84,6 +84,9 @@ impl SizeHistogram {
 impl fmt::Display for SizeHistogram {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let jobs = self.jobs();
+        if jobs == 0 {
+            return writeln!(f, "0 jobs: no sizes to show");
+        }
         writeln!(
             f,
             "{jobs} jobs · mean size {:.2} · median {} · min {} · max {} · powers of two {:.1} %",
@@ -113,6 +116,12 @@ impl fmt::Display for SizeHistogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_jobs_reads_as_none() {
+        let t = SizeHistogram::of(std::iter::empty::<u32>()).to_string();
+        assert_eq!(t, "0 jobs: no sizes to show\n");
+    }
 
     #[test]
     fn counts_mean_median_and_powers_of_two() {

@@ -151,6 +151,11 @@ impl SwfRecord {
         if self.run_time < 0 {
             return Err(SkipReason::InvalidRunTime);
         }
+        // Field 8 is a count, 0 or -1 (unknown): anything else is not
+        // silently replaced by field 5.
+        if self.requested_procs != UNKNOWN && u32::try_from(self.requested_procs).is_err() {
+            return Err(SkipReason::InvalidRequestedProcs);
+        }
         let Some(size) = self.job_size() else {
             return Err(SkipReason::UnknownSize);
         };
