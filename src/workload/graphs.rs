@@ -29,6 +29,13 @@ use std::sync::Arc;
 /// Workload ids of graphs start here (above any trace's job numbers).
 pub const GRAPH_ID_BASE: u64 = 1_000_000_000;
 
+/// The most graphs one replication's stream may draw (`until` over
+/// `mean_interarrival`). Each graph that waits keeps its subtasks and its
+/// schedule (about 2.5 KB for 7–12 subtasks), and graphs that arrive
+/// faster than they run all wait: this bounds that memory to about half a
+/// gigabyte. The papers' experiment draws 2,880.
+pub const MAX_GRAPHS: f64 = 200_000.0;
+
 /// What the graph stream draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphStreamParams {
