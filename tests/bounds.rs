@@ -21,14 +21,19 @@ fn write(dir: &Path, text: &str) -> PathBuf {
     p
 }
 
-/// `validate FILE` on `text`: (exit code, stderr, the file's path).
+/// `validate FILE` on `text`: (exit code, what it printed, the file's
+/// path). `validate` lists each file's error on standard output.
 fn validate(text: &str) -> (i32, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), text);
     let o = schedscope(&["validate", p.to_str().unwrap()]);
     (
         o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
         p.display().to_string(),
     )
 }
