@@ -532,8 +532,31 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             let opts = RunOptions {
                 replications,
                 seed,
-                keep_records: out.is_some() || format == Format::Csv,
+                keep_records: out.is_some(),
             };
+            if format == Format::Csv && out.is_none() {
+                // Rows go out as jobs end: nothing is kept, however many
+                // jobs the run has.
+                let mut stdout = std::io::stdout().lock();
+                let mut rows = report::csv::JobRows::new(&mut stdout, &sc)
+                    .map_err(|e| Failure::Other(e.into()))?;
+                let mut failed = None;
+                let mut row = |rep: u32, r: &crate::model::JobRecord| match rows.row(rep, r) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                };
+                with_progress(&sc, &opts, |progress| {
+                    runner::run_streaming(&sc, &opts, progress, &mut row)
+                })?;
+                if let Some(e) = failed {
+                    return Err(Failure::Other(e.into()));
+                }
+                rows.finish().map_err(|e| Failure::Other(e.into()))?;
+                return Ok(());
+            }
             let result = run_with_progress(&sc, &opts)?;
             if let Some(out) = out {
                 write_out(out, &sc, &result)?;
@@ -573,14 +596,17 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             let seed = seed.unwrap_or(sc.seed());
             let count = jobs.or(sc.jobs_per_replication());
             let mut source = sc.job_source(seed, count)?;
-            let mut sizes = Vec::new();
+            // Counted as drawn: memory grows with the distinct sizes, not
+            // with the jobs.
+            let mut h = crate::workload::sizes::SizeHistogram::default();
+            let mut drawn = 0u64;
             while let Some(j) = source.next_job() {
-                sizes.push(j.size);
-                if count.is_some_and(|c| sizes.len() as u64 >= c) {
+                h.add(j.size);
+                drawn += 1;
+                if count.is_some_and(|c| drawn >= c) {
                     break;
                 }
             }
-            let h = crate::workload::sizes::SizeHistogram::of(sizes);
             outln!("workload of {} (seed {seed})", sc.name())?;
             out!("{h}")?;
             Ok(())
@@ -671,6 +697,15 @@ fn write_out(out: OutDir, sc: &Scenario, result: &RunResult) -> Result<(), Failu
 /// Runs with a progress bar on stderr once the run takes longer than a
 /// moment (never when stderr is not a terminal).
 pub fn run_with_progress(sc: &Scenario, opts: &RunOptions) -> Result<RunResult, Failure> {
+    with_progress(sc, opts, |progress| runner::run(sc, opts, progress))
+}
+
+/// Runs `run` with a progress bar on a terminal's standard error.
+fn with_progress(
+    sc: &Scenario,
+    opts: &RunOptions,
+    run: impl FnOnce(&AtomicU64) -> Result<RunResult, crate::scenario::ScenarioError>,
+) -> Result<RunResult, Failure> {
     let progress = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let reps = match opts.replications.unwrap_or(sc.file.run.replications) {
@@ -687,7 +722,7 @@ pub fn run_with_progress(sc: &Scenario, opts: &RunOptions) -> Result<RunResult, 
     } else {
         None
     };
-    let result = runner::run(sc, opts, &progress);
+    let result = run(&progress);
     done.store(true, Ordering::Relaxed);
     if let Some(h) = bar {
         let _ = h.join();

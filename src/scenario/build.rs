@@ -10,6 +10,7 @@ use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
 use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
+use crate::model::platform::MAX_PROCESSORS;
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
 use crate::workload::blanco::{BlancoParams, BlancoWorkload, Sigma};
 use crate::workload::graphs::{GraphPace, GraphStreamParams};
@@ -106,6 +107,17 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 .map(|x| x.span())
                 .or_else(|| w.split.as_ref().map(|x| x.span()))
                 .unwrap_or_else(|| w.kind.span());
+            let platform = need_platform(s, &platform)?;
+            if params.max_size as u64 > platform.total_processors() {
+                return Err(s.error_at(
+                    size_span,
+                    format!(
+                        "max_size ({}) must be at most the platform's {} processors: a larger job can never run",
+                        params.max_size,
+                        platform.total_processors()
+                    ),
+                ));
+            }
             if params.min_size > params.max_size {
                 return Err(s.error_at(
                     size_span,
@@ -116,7 +128,6 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 ));
             }
             check_generated_times(s, w, &params)?;
-            let platform = need_platform(s, &platform)?;
             check_generated_sizes(s, &params, platform, size_span)?;
             facts.ngubiri = Some(params);
         }
@@ -166,7 +177,23 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         facts.platform = platform.unwrap_or_default();
     }
     if let Some(g) = &f.graphs {
-        facts.graphs = Some(graph_stream(s, g, facts.jobs.as_deref())?);
+        let stream = graph_stream(s, g, facts.jobs.as_deref())?;
+        let expected = match stream.pace {
+            crate::workload::graphs::GraphPace::Count(n) => n as f64,
+            crate::workload::graphs::GraphPace::Rate(mean) => {
+                (stream.until - stream.from).as_secs_f64() / mean
+            }
+        };
+        if expected > crate::workload::graphs::MAX_GRAPHS {
+            return Err(s.error_at(
+                g.span(),
+                format!(
+                    "[graphs] would draw about {expected:.3e} graphs a replication; at most {} are allowed (each waiting graph keeps its subtasks and schedule): lower `count`, raise `mean_interarrival` or shorten `until`",
+                    crate::workload::graphs::MAX_GRAPHS
+                ),
+            ));
+        }
+        facts.graphs = Some(stream);
     }
     if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
         let mut path = vec!["policy"];
@@ -448,6 +475,15 @@ fn trace_jobs(
         .zip(where_)
         .filter(|(j, _)| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
         .take(first.unwrap_or(usize::MAX));
+    if platform.is_none() && trace_procs as u64 > MAX_PROCESSORS {
+        return Err(s.error_at(
+            path.span(),
+            format!(
+                "{}: the trace's {trace_procs} processors are more than the {MAX_PROCESSORS} schedscope holds; give a smaller [platform] (with `oversize` for the wider jobs)",
+                path.get_ref()
+            ),
+        ));
+    }
     let trace_platform = || Platform {
         split_overhead: 0.0,
         clusters: vec![Cluster {
@@ -733,23 +769,49 @@ fn clusters_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
                 )));
             }
             let (count, procs) = (count as usize, procs as u32);
+            let total = count as u64 * procs as u64;
+            if total > MAX_PROCESSORS {
+                return Err(s.error_at(shape.span(), too_many_processors(total)));
+            }
             Ok(Platform::uniform(count, procs))
         }
-        (None, false) => Ok(Platform {
-            split_overhead: 0.0,
-            clusters: sec
-                .clusters
-                .iter()
-                .enumerate()
-                .map(|(i, c)| Cluster {
-                    name: c.get_ref().name.clone().unwrap_or_else(|| format!("c{i}")),
-                    processors: c.get_ref().processors.0,
-                    speed: c.get_ref().speed.0,
-                })
-                .collect(),
-            network: None,
-        }),
+        (None, false) => {
+            let mut total = 0u64;
+            for c in &sec.clusters {
+                total += c.get_ref().processors.0 as u64;
+                if total > MAX_PROCESSORS {
+                    let all: u64 = sec.clusters.iter().map(|c| c.get_ref().processors.0 as u64).sum();
+                    return Err(s.error_at(c.span(), too_many_processors(all)));
+                }
+            }
+            clusters_listed(sec)
+        }
     }
+}
+
+/// Why a platform of `total` processors is refused.
+fn too_many_processors(total: u64) -> String {
+    format!(
+        "[platform] has {total} processors in all; schedscope holds at most {MAX_PROCESSORS} (it keeps the owner of every processor, 4 bytes each)"
+    )
+}
+
+/// The platform of `[[platform.clusters]]` entries.
+fn clusters_listed(sec: &PlatformSection) -> Result<Platform, ScenarioError> {
+    Ok(Platform {
+        split_overhead: 0.0,
+        clusters: sec
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Cluster {
+                name: c.get_ref().name.clone().unwrap_or_else(|| format!("c{i}")),
+                processors: c.get_ref().processors.0,
+                speed: c.get_ref().speed.0,
+            })
+            .collect(),
+        network: None,
+    })
 }
 
 /// The package-allocation generator's keys, each checked where it is.

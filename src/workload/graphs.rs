@@ -46,6 +46,13 @@ pub enum GraphPace {
     Rate(f64),
 }
 
+/// The most graphs one replication's stream may draw (`until` over
+/// `mean_interarrival`). Each graph that waits keeps its subtasks and its
+/// schedule (about 2.5 KB for 7–12 subtasks), and graphs that arrive
+/// faster than they run all wait: this bounds that memory to about half a
+/// gigabyte. The papers' experiment draws 2,880.
+pub const MAX_GRAPHS: f64 = 200_000.0;
+
 /// What the graph stream draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphStreamParams {

@@ -18,11 +18,16 @@ const EXACT_ROWS: usize = 64;
 
 impl SizeHistogram {
     pub fn of(sizes: impl IntoIterator<Item = u32>) -> SizeHistogram {
-        let mut counts = BTreeMap::new();
+        let mut h = SizeHistogram::default();
         for s in sizes {
-            *counts.entry(s).or_insert(0) += 1;
+            h.add(s);
         }
-        SizeHistogram { counts }
+        h
+    }
+
+    /// Counts one more job of `size`.
+    pub fn add(&mut self, size: u32) {
+        *self.counts.entry(size).or_insert(0) += 1;
     }
 
     pub fn jobs(&self) -> u64 {
