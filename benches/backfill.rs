@@ -2,7 +2,8 @@
 //! jobs), on an overloaded one (the first 10,000 jobs of METACENTRUM on its
 //! 60 processors: the queue grows to thousands, so every decision faces a
 //! long queue), on Batsim's 801-job workload with counted and with pinned
-//! processors, and on a synthetic multi-cluster workload. The trace benches
+//! processors, on a synthetic multi-cluster workload, and on the multi-cluster
+//! default at a heavier load with exact and with ±99 % estimates. The trace benches
 //! are skipped when `../shared/data` is absent.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -58,6 +59,33 @@ fn bench(c: &mut Criterion) {
         }
         if let Some(s) = scenario("backfill-estimate-error.toml", policy, &["run.jobs=5000"]) {
             g.bench_function(format!("5x20-coalloc/{policy}"), |b| {
+                b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
+            });
+        }
+    }
+    // The multi-cluster default under conservative backfilling at a
+    // heavier load (interarrival 0.55), with exact estimates and with
+    // ±99 % uniform error (#38): the error run's queue grows, so every
+    // compression walks a long queue; 4,000 jobs keep a sample short.
+    for (name, estimates) in [
+        ("exact", &["estimates.source=exact"][..]),
+        (
+            "error-99",
+            &[
+                "estimates.source=uniform-error",
+                "estimates.error_percent=99",
+            ][..],
+        ),
+    ] {
+        let mut extra = vec![
+            "run.replications=1",
+            "workload.mean_interarrival=0.55",
+            "run.jobs=4000",
+            "run.warmup_jobs=100",
+        ];
+        extra.extend_from_slice(estimates);
+        if let Some(s) = scenario("default.toml", "conservative", &extra) {
+            g.bench_function(format!("default-0.55/conservative/{name}"), |b| {
                 b.iter(|| run_replication(&s, 0, 1, false, &AtomicU64::new(0)).unwrap())
             });
         }

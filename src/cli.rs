@@ -21,13 +21,35 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// `print!` that hands back a write error instead of panicking: a closed
+/// standard output (`schedscope check … | head -1`) ends the command
+/// quietly as [`Failure::ClosedPipe`], as Unix tools end.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*).map_err(Failure::from_stdout)
+    }};
+}
+
+/// `println!` as [`out!`] is `print!`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(Failure::from_stdout)
+    }};
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "schedscope",
     version,
     about = "Multi-cluster parallel-job scheduling: a live console and headless runs over one deterministic simulator",
     long_about = "With no command, schedscope opens the console on the embedded default scenario when \
-                  standard output is a terminal, and otherwise runs that scenario headless and prints its tables."
+                  standard output is a terminal, and otherwise runs that scenario headless and prints its tables.",
+    after_help = "Exit codes: 0 ok (also when the reader of standard output, such as `head`, closes it early: \
+                  the command ends there quietly), 1 an expectation failed or a sweep's points are missing, \
+                  2 bad input, 3 a run ended with jobs not accounted for, 129, 130 and 143 stopped by SIGHUP, \
+                  SIGINT or SIGTERM (the console gives the terminal back first)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -135,7 +157,7 @@ pub enum Command {
         sets: Vec<String>,
         /// Jobs to draw from a generated workload (the scenario's run.jobs
         /// otherwise); a trace or job list is read whole.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         jobs: Option<u64>,
         /// The seed, instead of the scenario's `seed`.
         #[arg(long)]
@@ -203,7 +225,7 @@ pub struct SweepArgs {
     #[arg(long, requires = "slurm")]
     pub partition: Option<String>,
     /// With --slurm: each task's time limit, as Slurm writes it (30, 2:00:00, 1-0).
-    #[arg(long, requires = "slurm")]
+    #[arg(long, requires = "slurm", value_parser = slurm::parse_time)]
     pub time: Option<String>,
     /// With --slurm: CPUs per array task; a shard runs its points on that
     /// many threads.
@@ -267,6 +289,26 @@ impl FigureArgs {
     }
 }
 
+/// A figure's file stem: `--plot DIR/` or an existing folder names no file
+/// (it would write the hidden `DIR/.svg`), refused before anything runs.
+fn check_stem(flag: &str, stem: &Path) -> Result<(), Failure> {
+    let text = stem.to_string_lossy();
+    let named = stem
+        .file_name()
+        .is_some_and(|n| n != "." && n != ".." && !n.to_string_lossy().starts_with('.'));
+    if text.ends_with(std::path::MAIN_SEPARATOR) || text.ends_with('/') || stem.is_dir() || !named {
+        return Err(Failure::BadInput(format!(
+            "{flag} {text}: name a file, not a folder: FILE.svg and FILE.png are written (e.g. {flag} {}figure)",
+            if stem.is_dir() && !text.ends_with('/') {
+                format!("{text}/")
+            } else {
+                text.to_string()
+            }
+        )));
+    }
+    Ok(())
+}
+
 /// Draws `rows` as `stem`.svg and `stem`.png and says where.
 fn draw_figure(
     stem: &Path,
@@ -301,9 +343,11 @@ pub enum SwfCommand {
 pub enum Format {
     /// Tables for the terminal.
     Table,
-    /// The JSON summary (the schema is in scenarios/README.md).
+    /// run: the JSON summary; sweep and merge: an array of points, each
+    /// with its summary (both described in scenarios/README.md).
     Json,
-    /// One row per job.
+    /// run: one row per job; sweep and merge: one row per point, with each
+    /// figure's mean and half-width.
     Csv,
 }
 
@@ -349,6 +393,12 @@ pub enum Failure {
     Internal(String),
     /// Some of the work is missing or failed: a sweep's points (exit 1).
     Incomplete(String),
+    /// Standard output was closed by its reader (`| head`): the command
+    /// ends there, quietly, as a Unix tool does (exit 0, nothing printed).
+    ClosedPipe,
+    /// The console was closed by a signal: the terminal is given back,
+    /// and the exit code is 128 + the signal's number (130, 143, 129).
+    Stopped(crate::console::Stopped),
 }
 
 impl From<ScenarioError> for Failure {
@@ -370,8 +420,44 @@ impl From<SweepError> for Failure {
 }
 
 impl Failure {
+    /// A failed write to standard output: [`Failure::ClosedPipe`] when its
+    /// reader has gone, else the error.
+    pub fn from_stdout(e: std::io::Error) -> Self {
+        // A writer such as csv's wraps the error; its cause says.
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        let mut closed = false;
+        while let Some(c) = cause {
+            closed |= c
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+                || c.downcast_ref::<csv::Error>().is_some_and(
+                    |e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
+                );
+            cause = c.source().or_else(|| {
+                c.downcast_ref::<std::io::Error>()
+                    .and_then(|io| io.get_ref())
+                    .map(|inner| inner as &(dyn std::error::Error + 'static))
+            });
+        }
+        if closed {
+            Failure::ClosedPipe
+        } else {
+            Failure::Other(anyhow::Error::new(e).context("cannot write to standard output"))
+        }
+    }
+
+    /// How the console ended, if not as the operator quit it.
+    pub fn console(e: anyhow::Error) -> Self {
+        match e.downcast_ref::<crate::console::Stopped>() {
+            Some(s) => Failure::Stopped(*s),
+            None => Failure::Other(e),
+        }
+    }
+
     pub fn exit_code(&self) -> u8 {
         match self {
+            Failure::ClosedPipe => 0,
+            Failure::Stopped(s) => (128 + s.0).clamp(0, 255) as u8,
             Failure::Expectation | Failure::Incomplete(_) => 1,
             Failure::BadInput(_) | Failure::Other(_) => 2,
             Failure::Internal(_) => 3,
@@ -385,7 +471,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         None if std::io::stdout().is_terminal() => {
             let scenario = Scenario::embedded_default();
             let seed = scenario.seed();
-            crate::console::run(scenario, seed, false, None).map_err(Failure::Other)
+            crate::console::run(scenario, seed, false, None).map_err(Failure::console)
         }
         Some(Command::Console {
             scenario,
@@ -399,7 +485,15 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 None
             } else {
                 let both: Vec<String> = sets.iter().chain(&compare).cloned().collect();
-                Some(Scenario::load_with(&scenario, &both)?)
+                // A fault in a --compare argument is named as one.
+                Some(Scenario::load_with(&scenario, &both).map_err(|e| match e {
+                    ScenarioError::Override { arg, message }
+                        if compare.contains(&arg) && !sets.contains(&arg) =>
+                    {
+                        Failure::BadInput(format!("--compare {arg}: {message}"))
+                    }
+                    e => e.into(),
+                })?)
             };
             if !std::io::stdout().is_terminal() {
                 return Err(Failure::BadInput(format!(
@@ -408,12 +502,12 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 )));
             }
             let seed = seed.unwrap_or(sc.seed());
-            crate::console::run(sc, seed, paused, twin).map_err(Failure::Other)
+            crate::console::run(sc, seed, paused, twin).map_err(Failure::console)
         }
         None => {
             let scenario = Scenario::embedded_default();
             let result = run_with_progress(&scenario, &RunOptions::default())?;
-            print!("{}", report::table::render(&scenario, &result));
+            out!("{}", report::table::render(&scenario, &result))?;
             Ok(())
         }
         Some(Command::Run {
@@ -438,32 +532,58 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             let opts = RunOptions {
                 replications,
                 seed,
-                keep_records: out.is_some() || format == Format::Csv,
+                keep_records: out.is_some(),
             };
+            if format == Format::Csv && out.is_none() {
+                // Rows go out as jobs end: nothing is kept, however many
+                // jobs the run has.
+                let mut stdout = std::io::stdout().lock();
+                let mut rows = report::csv::JobRows::new(&mut stdout, &sc)
+                    .map_err(|e| Failure::Other(e.into()))?;
+                let mut failed = None;
+                let mut row = |rep: u32, r: &crate::model::JobRecord| match rows.row(rep, r) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                };
+                with_progress(&sc, &opts, |progress| {
+                    runner::run_streaming(&sc, &opts, progress, &mut row)
+                })?;
+                if let Some(e) = failed {
+                    return Err(Failure::Other(e.into()));
+                }
+                rows.finish().map_err(|e| Failure::Other(e.into()))?;
+                return Ok(());
+            }
             let result = run_with_progress(&sc, &opts)?;
             if let Some(out) = out {
                 write_out(out, &sc, &result)?;
             }
             match format {
-                Format::Table => print!("{}", report::table::render(&sc, &result)),
-                Format::Json => print!(
+                Format::Table => out!("{}", report::table::render(&sc, &result))?,
+                Format::Json => out!(
                     "{}",
                     report::json::to_text(&report::json::summary(&sc, &result))
-                ),
+                )?,
                 Format::Csv => {
                     let mut stdout = std::io::stdout().lock();
                     report::csv::write_jobs(&mut stdout, &result, &sc)
-                        .map_err(|e| Failure::Other(e.into()))?;
+                        .map_err(Failure::from_stdout)?;
                 }
             }
             Ok(())
         }
         Some(Command::Sweep(args)) => sweep(*args),
         Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
-        Some(Command::Plot { dir, out, figure }) => plot_folder(&dir, &out, &figure),
+        Some(Command::Plot { dir, out, figure }) => {
+            check_stem("--out", &out)?;
+            plot_folder(&dir, &out, &figure)
+        }
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Policies) => {
-            print!("{}", crate::policy::catalog::describe());
+            out!("{}", crate::policy::catalog::describe())?;
             Ok(())
         }
         Some(Command::Workload {
@@ -476,16 +596,19 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             let seed = seed.unwrap_or(sc.seed());
             let count = jobs.or(sc.jobs_per_replication());
             let mut source = sc.job_source(seed, count)?;
-            let mut sizes = Vec::new();
+            // Counted as drawn: memory grows with the distinct sizes, not
+            // with the jobs.
+            let mut h = crate::workload::sizes::SizeHistogram::default();
+            let mut drawn = 0u64;
             while let Some(j) = source.next_job() {
-                sizes.push(j.size);
-                if count.is_some_and(|c| sizes.len() as u64 >= c) {
+                h.add(j.size);
+                drawn += 1;
+                if count.is_some_and(|c| drawn >= c) {
                     break;
                 }
             }
-            let h = crate::workload::sizes::SizeHistogram::of(sizes);
-            println!("workload of {} (seed {seed})", sc.name());
-            print!("{h}");
+            outln!("workload of {} (seed {seed})", sc.name())?;
+            out!("{h}")?;
             Ok(())
         }
         Some(Command::Swf {
@@ -495,27 +618,27 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 let trace = crate::workload::swf::read_path(t)
                     .map_err(|e| Failure::BadInput(e.to_string()))?;
                 if i > 0 {
-                    println!();
+                    outln!()?;
                 }
                 let text = crate::workload::swf::info(&trace).to_string();
-                print!("{text}");
+                out!("{text}")?;
                 if !text.ends_with('\n') {
-                    println!();
+                    outln!()?;
                 }
             }
             Ok(())
         }
         Some(Command::Taskgraph { command }) => {
             let text = crate::taskgraph::command::run(&command).map_err(Failure::BadInput)?;
-            print!("{text}");
+            out!("{text}")?;
             Ok(())
         }
         Some(Command::Validate { scenarios }) => {
             let mut failed = Failed::default();
             for p in &scenarios {
                 match Scenario::load(p) {
-                    Ok(s) => println!("ok      {} ({})", p.display(), s.name()),
-                    Err(e) => failed.report(&e),
+                    Ok(s) => outln!("ok      {} ({})", p.display(), s.name())?,
+                    Err(e) => failed.report(&e)?,
                 }
             }
             failed.into_result(scenarios.len(), "could not be read")
@@ -532,13 +655,13 @@ struct Failed {
 }
 
 impl Failed {
-    fn report(&mut self, e: &ScenarioError) {
+    fn report(&mut self, e: &ScenarioError) -> Result<(), Failure> {
         self.count += 1;
         if e.is_missing_data() {
             self.missing += 1;
-            println!("missing {e}");
+            outln!("missing {e}")
         } else {
-            println!("error   {e}");
+            outln!("error   {e}")
         }
     }
 
@@ -574,6 +697,15 @@ fn write_out(out: OutDir, sc: &Scenario, result: &RunResult) -> Result<(), Failu
 /// Runs with a progress bar on stderr once the run takes longer than a
 /// moment (never when stderr is not a terminal).
 pub fn run_with_progress(sc: &Scenario, opts: &RunOptions) -> Result<RunResult, Failure> {
+    with_progress(sc, opts, |progress| runner::run(sc, opts, progress))
+}
+
+/// Runs `run` with a progress bar on a terminal's standard error.
+fn with_progress(
+    sc: &Scenario,
+    opts: &RunOptions,
+    run: impl FnOnce(&AtomicU64) -> Result<RunResult, crate::scenario::ScenarioError>,
+) -> Result<RunResult, Failure> {
     let progress = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
     let reps = match opts.replications.unwrap_or(sc.file.run.replications) {
@@ -590,7 +722,7 @@ pub fn run_with_progress(sc: &Scenario, opts: &RunOptions) -> Result<RunResult, 
     } else {
         None
     };
-    let result = runner::run(sc, opts, &progress);
+    let result = run(&progress);
     done.store(true, Ordering::Relaxed);
     if let Some(h) = bar {
         let _ = h.join();
@@ -673,6 +805,9 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
         args.seed,
     )?;
     let report = args.format.report();
+    if let Some(stem) = &args.plot {
+        check_stem("--plot", stem)?;
+    }
     if args.slurm {
         return slurm_array(&spec, &args);
     }
@@ -695,7 +830,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
                 summary: s,
             })
             .collect();
-        print!("{}", render::render(report, &spec.keys(), &rows));
+        out!("{}", render::render(report, &spec.keys(), &rows))?;
         if let Some(stem) = &args.plot {
             draw_figure(stem, &args.figure, &spec.keys(), &rows)?;
         }
@@ -763,11 +898,40 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
             "--slurm needs --out DIR and --shards N (the number of array tasks)".into(),
         ));
     };
+    // Both are named in #SBATCH lines; refused before anything is written.
+    let cwd = std::env::current_dir().map_err(|e| Failure::Other(e.into()))?;
+    for p in [
+        std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
+        cwd.clone(),
+    ] {
+        if let Some(what) = slurm::unwritable(&p) {
+            return Err(SweepError::Folder {
+                path: p.display().to_string(),
+                message: format!(
+                    "holds {what}, which an #SBATCH line cannot name: choose a folder without one"
+                ),
+            }
+            .into());
+        }
+    }
     let points = spec.points();
     // Every point is read and validated here, before anything is queued.
     for p in &points {
         spec.scenario_at(p)?;
     }
+    // No array task without a point to run.
+    let most = u32::try_from(points.len()).unwrap_or(u32::MAX).max(1);
+    let shards = if shards > most {
+        eprintln!(
+            "--shards {shards} for {} point{}: {most} array task{}, one point each",
+            points.len(),
+            if points.len() == 1 { "" } else { "s" },
+            if most == 1 { "" } else { "s" }
+        );
+        most
+    } else {
+        shards
+    };
     let (folder, _) = store::prepare(spec, &points, dir)?;
     let io = |what: &str, e: std::io::Error| {
         Failure::BadInput(format!("{}: cannot write {what}: {e}", dir.display()))
@@ -781,7 +945,6 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
         cpus_per_task: args.cpus_per_task,
     };
     let exe = std::env::current_exe().map_err(|e| Failure::Other(e.into()))?;
-    let cwd = std::env::current_dir().map_err(|e| Failure::Other(e.into()))?;
     let text = slurm::script(spec, &opts, dir, &exe, &cwd);
     let path = dir.join(slurm::SCRIPT);
     report::write_atomic(&path, |w| w.write_all(text.as_bytes()))
@@ -794,10 +957,10 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
             points.len(),
             dir.display()
         );
-        println!("{id}");
+        outln!("{id}")?;
     } else {
         eprintln!("submit with: sbatch {}", path.display());
-        println!("{}", path.display());
+        outln!("{}", path.display())?;
     }
     Ok(())
 }
@@ -814,7 +977,7 @@ fn merge(dir: &Path, report: Report) -> Result<(), Failure> {
             summary: s,
         })
         .collect();
-    print!("{}", render::render(report, &g.manifest.keys(), &rows));
+    out!("{}", render::render(report, &g.manifest.keys(), &rows))?;
     if g.complete() {
         Ok(())
     } else {
@@ -839,21 +1002,21 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
         match crate::scenario::has_expectations(p) {
             Ok(true) => {}
             Ok(false) => {
-                println!(
+                outln!(
                     "----    {} has no [expect] bounds (ran nothing)",
                     p.display()
-                );
+                )?;
                 continue;
             }
             Err(e) => {
-                unread.report(&e);
+                unread.report(&e)?;
                 continue;
             }
         }
         let sc = match Scenario::load(p) {
             Ok(sc) => sc,
             Err(e) => {
-                unread.report(&e);
+                unread.report(&e)?;
                 continue;
             }
         };
@@ -861,25 +1024,25 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
             Ok(r) => r,
             Err(Failure::BadInput(m)) => {
                 unread.count += 1;
-                println!("error   {}: {m}", p.display());
+                outln!("error   {}: {m}", p.display())?;
                 continue;
             }
             Err(Failure::Internal(m)) => {
                 lost += 1;
-                println!("error   {}: {m}", p.display());
+                outln!("error   {}: {m}", p.display())?;
                 continue;
             }
             Err(e) => return Err(e),
         };
         let s = result.summary();
-        println!("{} ({})", p.display(), sc.name());
+        outln!("{} ({})", p.display(), sc.name())?;
         for (name, bound) in &sc.file.expect {
             let b = bound.get_ref();
             let Some(v) = s.figure(name) else {
                 // Validation refuses unknown figures; a group a run never
                 // filled has none.
                 failed = true;
-                println!("  FAIL  {name}: the run has no such figure");
+                outln!("  FAIL  {name}: the run has no such figure")?;
                 continue;
             };
             let x = v.mean;
@@ -892,7 +1055,7 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
                 (None, None) => "any".into(),
             };
             if lo_ok && hi_ok {
-                println!("  pass  {name} = {x:.4} (expected {range})");
+                outln!("  pass  {name} = {x:.4} (expected {range})")?;
             } else {
                 failed = true;
                 let by = if !lo_ok {
@@ -900,7 +1063,7 @@ fn check(paths: &[PathBuf]) -> Result<(), Failure> {
                 } else {
                     format!("{:.4} above the maximum", x - b.max.unwrap_or(0.0))
                 };
-                println!("  FAIL  {name} = {x:.4} (expected {range}; {by})");
+                outln!("  FAIL  {name} = {x:.4} (expected {range}; {by})")?;
             }
         }
     }

@@ -83,6 +83,31 @@ impl ReplicationResult {
 pub struct RunResult {
     pub seed: u64,
     pub replications: Vec<ReplicationResult>,
+    /// With `replications = "auto"`: the run stopped at
+    /// `max_replications` with ART's half-width still above the target.
+    pub unconverged: Option<Unconverged>,
+}
+
+/// An `"auto"` run that reached `max_replications` before its target.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Unconverged {
+    pub replications: u32,
+    /// ART's 95 % half-width over its mean, when the run stopped.
+    pub relative_error: f64,
+    /// The scenario's `relative_error`.
+    pub target: f64,
+}
+
+impl std::fmt::Display for Unconverged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "replications = \"auto\" stopped at max_replications = {} with ART's 95 % half-width at {:.1} % of the mean, wider than relative_error = {} %",
+            self.replications,
+            self.relative_error * 100.0,
+            self.target * 100.0
+        )
+    }
 }
 
 /// Events handled between looks at the progress counter.
@@ -95,6 +120,27 @@ pub fn run_replication(
     base_seed: u64,
     keep_records: bool,
     progress: &AtomicU64,
+) -> Result<ReplicationResult, ScenarioError> {
+    run_replication_with(
+        scenario,
+        index,
+        base_seed,
+        keep_records,
+        progress,
+        &mut |_| true,
+    )
+}
+
+/// [`run_replication`], handing each job's record to `row` as the job
+/// ends (in the order `jobs.csv` lists them). When `row` returns false
+/// (its output is gone) the replication stops there, its figures partial.
+pub fn run_replication_with(
+    scenario: &Scenario,
+    index: u32,
+    base_seed: u64,
+    keep_records: bool,
+    progress: &AtomicU64,
+    row: &mut dyn FnMut(&JobRecord) -> bool,
 ) -> Result<ReplicationResult, ScenarioError> {
     let seed = replication_seed(base_seed, index);
     let mut engine = scenario.build_engine(seed, false)?;
@@ -119,7 +165,9 @@ pub fn run_replication(
             }
         }
         let mut n = 0;
+        let mut gone = false;
         for r in engine.drain_records() {
+            gone = gone || !row(&r);
             metrics.record(&r);
             if let Some(g) = grid.as_mut() {
                 g.record(&r);
@@ -132,6 +180,19 @@ pub fn run_replication(
         done += n;
         if n > 0 {
             progress.fetch_add(n, Ordering::Relaxed);
+        }
+        if gone {
+            return Ok(ReplicationResult {
+                index,
+                seed,
+                summary: metrics.summary(),
+                counters: engine.counters(),
+                records,
+                grid: grid.map(|g| g.figures(&engine)),
+                rejections: engine.rejections().to_vec(),
+                timeline_refused: engine.timeline_refused().to_vec(),
+                left: engine.jobs_left(),
+            });
         }
         if !more || stop.is_some_and(|s| done >= s) {
             break;
@@ -163,13 +224,58 @@ pub fn run(
     progress: &AtomicU64,
 ) -> Result<RunResult, ScenarioError> {
     let seed = opts.seed.unwrap_or(scenario.seed());
-    let run = &scenario.file.run;
-    let reps = opts.replications.unwrap_or(run.replications);
-    let replications = match reps {
-        Replications::Fixed(n) => (0..n)
+    replicate(scenario, opts, &mut |from, to| {
+        (from..to)
             .into_par_iter()
             .map(|i| run_replication(scenario, i, seed, opts.keep_records, progress))
-            .collect::<Result<Vec<_>, _>>()?,
+            .collect::<Result<Vec<_>, _>>()
+    })
+}
+
+/// [`run`] with every job's record handed to `row` (replication index,
+/// record) as the job ends, replications one after another, so that rows
+/// come out in the order `jobs.csv` lists them and none is kept: memory
+/// stays flat however many jobs a run has. When `row` returns false the
+/// run stops there.
+pub fn run_streaming(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    progress: &AtomicU64,
+    row: &mut dyn FnMut(u32, &JobRecord) -> bool,
+) -> Result<RunResult, ScenarioError> {
+    let seed = opts.seed.unwrap_or(scenario.seed());
+    let mut gone = false;
+    replicate(scenario, opts, &mut |from, to| {
+        let mut batch = Vec::new();
+        for i in from..to {
+            if gone {
+                break;
+            }
+            let mut rows = |r: &JobRecord| {
+                gone = gone || !row(i, r);
+                !gone
+            };
+            batch.push(run_replication_with(
+                scenario, i, seed, false, progress, &mut rows,
+            )?);
+        }
+        Ok(batch)
+    })
+}
+
+/// The replications `opts` asks for, run a batch `[from, to)` at a time by
+/// `batch` (fewer results than asked for end the run).
+fn replicate(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    batch: &mut dyn FnMut(u32, u32) -> Result<Vec<ReplicationResult>, ScenarioError>,
+) -> Result<RunResult, ScenarioError> {
+    let seed = opts.seed.unwrap_or(scenario.seed());
+    let run = &scenario.file.run;
+    let reps = opts.replications.unwrap_or(run.replications);
+    let mut unconverged = None;
+    let replications = match reps {
+        Replications::Fixed(n) => batch(0, n)?,
         Replications::Auto => {
             let mut v: Vec<ReplicationResult> = Vec::new();
             let (min, max) = (run.min_replications.0, run.max_replications.0);
@@ -177,22 +283,35 @@ pub fn run(
                 // Two at a time: one per core on a small machine.
                 let from = v.len() as u32;
                 let to = (from + 2).min(max);
-                let batch = (from..to)
-                    .into_par_iter()
-                    .map(|i| run_replication(scenario, i, seed, opts.keep_records, progress))
-                    .collect::<Result<Vec<_>, _>>()?;
-                v.extend(batch);
+                let got = batch(from, to)?;
+                let short = (got.len() as u32) < to - from;
+                v.extend(got);
+                if short {
+                    break;
+                }
                 if v.len() as u32 >= min {
                     let arts: Vec<f64> = v.iter().map(|r| r.summary.art).collect();
-                    if Replicated::of(&arts).relative_error() <= run.relative_error.0 {
+                    let rel = Replicated::of(&arts).relative_error();
+                    if rel <= run.relative_error.0 {
                         break;
+                    }
+                    if v.len() as u32 >= max {
+                        unconverged = Some(Unconverged {
+                            replications: v.len() as u32,
+                            relative_error: rel,
+                            target: run.relative_error.0,
+                        });
                     }
                 }
             }
             v
         }
     };
-    Ok(RunResult { seed, replications })
+    Ok(RunResult {
+        seed,
+        replications,
+        unconverged,
+    })
 }
 
 impl RunResult {

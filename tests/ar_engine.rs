@@ -10,7 +10,7 @@ use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::sched::{ParamValue, PolicyName, PolicySpec, PolicyState};
 use schedscope::taskgraph::generate::SizeClass;
-use schedscope::workload::graphs::{GraphStreamParams, WithGraphs};
+use schedscope::workload::graphs::{GraphPace, GraphStreamParams, WithGraphs};
 use std::collections::HashSet;
 
 fn jobs(seed: u64, n: usize, procs: u32, horizon: i64) -> Vec<JobSpec> {
@@ -61,11 +61,12 @@ fn graphs_and_jobs(seed: u64, procs: u32) -> WithGraphs {
     WithGraphs::new(
         Box::new(jobs(seed, 60, procs, horizon).into_iter()),
         GraphStreamParams {
-            mean_interarrival: 150.0,
+            pace: GraphPace::Rate(150.0),
             size: SizeClass::Gs7_12,
             tpes: 4,
             per_family: 5,
             unit: 1.0,
+            from: SimTime::ZERO,
             until: SimTime::from_secs(horizon),
         },
         seed,
@@ -173,11 +174,12 @@ fn blocks_disjoint(seed: u64, procs: u32) {
     let source = WithGraphs::new(
         Box::new(jobs(seed, 40, procs, 3 * 3_600).into_iter()),
         GraphStreamParams {
-            mean_interarrival: 150.0,
+            pace: GraphPace::Rate(150.0),
             size: SizeClass::Gs13_18,
             tpes: 4,
             per_family: 5,
             unit: 1.0,
+            from: SimTime::ZERO,
             until: SimTime::from_secs(3 * 3_600),
         },
         seed,

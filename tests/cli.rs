@@ -489,7 +489,7 @@ fn messages_speak_of_the_scenario_not_of_rust_types() {
     for (set, says) in [
         (
             "run.jobs=abc",
-            "`jobs` must be a whole number from 0 to 4294967295, found \"abc\"",
+            "`jobs` must be a whole number from 1 to 4294967295, found \"abc\"",
         ),
         ("run.jobs=-3", "found -3"),
         (
@@ -694,4 +694,119 @@ fn workload_prints_the_size_histogram_of_both_size_readings() {
         "workload.size_reading=cube",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_shipped_trace_scenario_runs_from_its_own_folder() {
+    if common::shared_data("swf/lublin_256.swf").is_none() {
+        return;
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_schedscope"))
+        .args(["validate", "trace-lublin_256.toml"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn the_smaller_refusals_say_what_is_wrong() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "run",
+                "scenarios/teach-jumping.toml",
+                "--set",
+                "platform.shape=1x99999999999",
+            ],
+            "at most 4294967295 processors a cluster, found 99999999999",
+        ),
+        (
+            &[
+                "run",
+                "scenarios/teach-jumping.toml",
+                "--set",
+                "policy.max_jumps=-1",
+            ],
+            "`max_jumps` must be a whole number ≥ 0",
+        ),
+        (
+            &["run", "scenarios/default.toml", "--set", "run.jobs=-1"],
+            "`jobs` must be a whole number from 1 to 4294967295, found -1",
+        ),
+        (
+            &[
+                "run",
+                "scenarios/default.toml",
+                "--set",
+                "run.warmup_jobs=20000",
+            ],
+            "`warmup_jobs` = 20000 leaves no job to measure",
+        ),
+        (
+            &[
+                "run",
+                "scenarios/default.toml",
+                "--set",
+                "expect.art={min=5,max=1}",
+            ],
+            "[expect] \"art\" has `min` 5 above `max` 1",
+        ),
+        (
+            &[
+                "console",
+                "scenarios/default.toml",
+                "--compare",
+                "policy.name",
+            ],
+            "--compare policy.name: expected KEY.PATH=VALUE",
+        ),
+        (
+            &["workload", "scenarios/default.toml", "--jobs", "0"],
+            "0 is not in 1..",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = schedscope(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("max_jumps` max_jumps"), "{err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sl");
+    let o = schedscope(&[
+        "sweep",
+        "scenarios/teach-jumping.toml",
+        "--vary",
+        "policy.name=fcfs,easy",
+        "--slurm",
+        "--shards",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = std::fs::read_to_string(out.join("sweep.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --array=0-1\n"), "{script}");
+    let o = schedscope(&[
+        "sweep",
+        "scenarios/teach-jumping.toml",
+        "--vary",
+        "policy.name=fcfs,easy",
+        "--slurm",
+        "--shards",
+        "2",
+        "--time",
+        "garbage",
+        "--out",
+        dir.path().join("t").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is not a Slurm time limit"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.path().join("t/sweep.sbatch").exists());
 }

@@ -334,3 +334,80 @@ fn a_link_degraded_and_restored_with_b_replays_headless() {
         runner::run_replication(&Scenario::load(path).unwrap(), 0, seed, false, &progress).unwrap();
     assert_ne!(plain.summary, live, "the degraded link changed nothing");
 }
+
+#[test]
+fn a_session_saved_after_the_next_seed_and_an_injection_replays_headless() {
+    use schedscope::console::app::Overlay as O;
+    use schedscope::runner::RunOptions;
+    let dir = tempfile::tempdir().unwrap();
+    // Three replications in the file: the saved run is the console's one.
+    let sets = [
+        "run.jobs=3000".to_string(),
+        "run.warmup_jobs=100".to_string(),
+        "run.replications=3".to_string(),
+    ];
+    let sc = Scenario::parse(
+        schedscope::scenario::DEFAULT_SCENARIO,
+        "default",
+        Path::new("."),
+        &sets,
+    )
+    .unwrap();
+    assert_eq!(sc.seed(), 1);
+    let mut session = Session::new(sc, 1, false)
+        .unwrap()
+        .with_save_dir(dir.path());
+    let mut app = App::new(Arc::new(session.snapshot()));
+    run_to(&mut session, 100);
+    keys(&mut app, &mut session, &[Char('R')]);
+    assert_eq!(app.snapshot.seed, 2);
+    run_to(&mut session, 300);
+    // A run time past what the simulation holds is refused in the form,
+    // by the scenario reader's rule, and nothing is sent.
+    let mut form = vec![
+        Char('i'),
+        Down,
+        Down,
+        KeyCode::Backspace,
+        KeyCode::Backspace,
+    ];
+    form.extend("999999999999999".chars().map(Char));
+    form.push(Enter);
+    keys(&mut app, &mut session, &form);
+    let O::Inject(f) = &app.overlay else {
+        panic!("the form stays open on the error")
+    };
+    assert!(
+        f.errors[2].as_deref().is_some_and(|e| e.contains("9.2e12")),
+        "{:?}",
+        f.errors
+    );
+    assert!(session.engine().command_log().is_empty());
+    // Corrected, it is injected.
+    let mut fix: Vec<KeyCode> = std::iter::repeat_n(KeyCode::Backspace, 15).collect();
+    fix.extend([Char('4'), Char('0'), Enter]);
+    keys(&mut app, &mut session, &fix);
+    assert!(matches!(app.overlay, O::None));
+    assert_eq!(session.engine().command_log().len(), 1);
+    keys(&mut app, &mut session, &[Char('s')]);
+    let saved: PathBuf = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "toml"))
+        .unwrap();
+    session.run_to_end();
+    let live = session.metrics().summary();
+
+    // The seed is a key of the file, not a comment: `run` of the saved
+    // file, with nothing more, replays the console's figures.
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.lines().any(|l| l.trim() == "seed = 2"), "{text}");
+    let replay = Scenario::load(&saved).unwrap();
+    assert_eq!(replay.seed(), 2);
+    let progress = AtomicU64::new(0);
+    let headless = runner::run(&replay, &RunOptions::default(), &progress).unwrap();
+    assert_eq!(headless.seed, 2);
+    assert_eq!(headless.replications.len(), 1);
+    assert_eq!(headless.replications[0].summary, live);
+    assert!(live.jobs > 2000);
+}

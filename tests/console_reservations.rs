@@ -37,6 +37,7 @@ jobs = [
 ]
 
 [graphs]
+arrivals = "rate"
 mean_interarrival = 150
 size = "7-12"
 tpes = 4

@@ -241,3 +241,92 @@ fn compare_mode_in_tmux() {
     s.send("q");
     assert_eq!(wait_for_file(&exit_file).trim(), "0");
 }
+
+/// The console killed by `signal` in a tmux pane: the exit code, what
+/// `stty -a` then says of the pane's terminal, and whether tmux still sees
+/// the alternate screen on and the cursor hidden. `None` without tmux.
+fn killed_by(signal: &str) -> Option<(String, String, String)> {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (pid_file, exit_file, stty_file) = (
+        dir.path().join("pid"),
+        dir.path().join("exit"),
+        dir.path().join("stty"),
+    );
+    let bin = env!("CARGO_BIN_EXE_schedscope");
+    let name = format!("schedscope-{signal}-{}", std::process::id());
+    // The inner shell writes its pid and becomes the console, so that the
+    // pid is the console's; once it is gone, the outer shell reads the
+    // terminal's settings as the operator's shell would find them.
+    let script = format!(
+        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' sh -c 'echo $$ > \"{p}\"; exec \"{bin}\"'; \
+         echo $? > '{e}.tmp'; stty -a > '{s}'; mv '{e}.tmp' '{e}'; sleep 30",
+        d = dir.path().display(),
+        p = pid_file.display(),
+        e = exit_file.display(),
+        s = stty_file.display(),
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &name,
+        "-x",
+        "120",
+        "-y",
+        "32",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .or_else(|| {
+        eprintln!("skipped: tmux cannot start a session here");
+        None
+    })?;
+    let s = Session(name);
+    s.wait_for("▶ running");
+    let pid = wait_for_file(&pid_file).trim().to_string();
+    let killed = Command::new("kill")
+        .args([&format!("-{signal}"), &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success(), "kill -{signal} {pid}");
+    let code = wait_for_file(&exit_file).trim().to_string();
+    let stty = std::fs::read_to_string(&stty_file).unwrap();
+    let flags = tmux(&[
+        "display-message",
+        "-p",
+        "-t",
+        &s.0,
+        "alternate #{alternate_on} cursor #{cursor_flag}",
+    ])
+    .unwrap_or_default();
+    Some((code, stty, flags.trim().to_string()))
+}
+
+#[test]
+fn a_console_killed_by_a_signal_gives_the_terminal_back() {
+    for (signal, code) in [("TERM", "143"), ("HUP", "129"), ("INT", "130")] {
+        let Some((exit, stty, flags)) = killed_by(signal) else {
+            return;
+        };
+        let words: Vec<&str> = stty.split_whitespace().collect();
+        for mode in ["isig", "icanon", "echo"] {
+            assert!(
+                words.contains(&mode) && !words.contains(&format!("-{mode}").as_str()),
+                "after SIG{signal}, `stty -a` shows {mode} off:\n{stty}"
+            );
+        }
+        assert_eq!(
+            flags, "alternate 0 cursor 1",
+            "after SIG{signal}: the alternate screen left and the cursor shown"
+        );
+        assert_eq!(
+            exit, code,
+            "SIG{signal} ends the console with 128 + its number"
+        );
+    }
+}

@@ -29,9 +29,14 @@ fn policy(i: usize, estimate_window: bool) -> PolicySpec {
         name,
         ..PolicySpec::default()
     };
-    if [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&name) && estimate_window {
+    if [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&name) {
+        let rule = if estimate_window {
+            "estimate"
+        } else {
+            "all-backfilled"
+        };
         spec.params
-            .insert("window".into(), ParamValue::Text("estimate".into()));
+            .insert("window".into(), ParamValue::Text(rule.into()));
     }
     spec
 }

@@ -160,3 +160,29 @@ fn sweep_reports_the_per_class_figures_and_expect_knows_them() {
     let (code, err, _) = run_with("[expect]\n\"long.nonsense\" = { min = 1 }\n");
     assert_eq!(code, 2, "{err}");
 }
+
+/// The window rule's default is the per-job reading that most of the
+/// paper's text gives (a backfilled job's window expires when it outlives
+/// its estimate): under it the scenario's FJT1+BFM folds backfilled jobs.
+/// §4's one definition (`window = "all-backfilled"`: every running job was
+/// backfilled) stays a key, and under it no window expires here.
+#[test]
+fn the_default_window_expires_when_a_backfilled_job_outlives_its_estimate() {
+    let folded = |extra: &[&str]| {
+        let mut args = vec!["run", "scenarios/utrera-moldable.toml", "--format", "json"];
+        args.extend(extra);
+        let o = schedscope(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["metrics"]["moldable"]["folded"].as_f64().unwrap()
+    };
+    assert!(folded(&[]) > 0.0, "no fold under the default window rule");
+    assert_eq!(
+        folded(&["--set", "policy.params.window=\"estimate\""]),
+        folded(&[])
+    );
+    assert_eq!(
+        folded(&["--set", "policy.params.window=\"all-backfilled\""]),
+        0.0
+    );
+}

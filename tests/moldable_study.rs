@@ -3,8 +3,9 @@
 //! paper's findings asserted as this model shows them.
 //!
 //! Readings: the speedup parameters of `workload::moldable::paper_types`,
-//! folding overhead 0.1, FJT's `long_min` 16, window rule
-//! `all-backfilled`, estimates off by a uniform ±50 % (so that some are
+//! folding overhead 0.1, FJT's `long_min` 16, §4's window rule
+//! `all-backfilled` (not the default, `estimate`: see
+//! tests/moldable_readings.rs for both), estimates off by a uniform ±50 % (so that some are
 //! under the run time). The full table (more seeds) is the ignored test
 //! `full_study_table`: `cargo test --release --test moldable_study --
 //! --ignored --nocapture`.
@@ -15,6 +16,7 @@ use schedscope::metrics::moldable::{MoldableFigures, figures};
 use schedscope::model::{JobRecord, Platform};
 use schedscope::policy::fjt;
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::sched::ParamValue;
 use schedscope::workload::estimates::EstimateModel;
 use schedscope::workload::moldable::{MoldableParams, MoldableWorkload};
 
@@ -25,10 +27,15 @@ const JOBS: u64 = 120;
 fn run_records(name: PolicyName, util: f64, seed: u64, jobs: u64) -> Vec<JobRecord> {
     let params = MoldableParams::paper(util, jobs, 0.1);
     let source = MoldableWorkload::new(&params, seed).unwrap();
-    let policy = PolicySpec {
+    let mut policy = PolicySpec {
         name,
         ..PolicySpec::default()
     };
+    if [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&name) {
+        policy
+            .params
+            .insert("window".into(), ParamValue::Text("all-backfilled".into()));
+    }
     let mut e = Engine::new(
         Platform::uniform(1, 64),
         Box::new(source),

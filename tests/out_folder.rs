@@ -226,3 +226,46 @@ fn files_get_the_umask_mode_and_a_replaced_folder_keeps_its_own() {
     assert_eq!(mode(&dir.join("jobs.csv")), 0o644);
     assert_eq!(entries(tmp.path()), ["result"]);
 }
+
+#[test]
+fn a_staging_folder_left_by_a_killed_run_goes_on_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // A process that has ended: its pid names no running process.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let stale = dir.path().join(format!(".res.partial-{}-0", gone.id()));
+    fs::create_dir_all(stale.join("deep")).unwrap();
+    fs::write(stale.join("deep/jobs.csv"), "left by SIGKILL").unwrap();
+    let out = dir.path().join("res");
+    let o = run(&[
+        "run",
+        &scenario("teach-jumping.toml"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(entries(dir.path()), vec!["res".to_string()]);
+}
+
+#[test]
+fn sweep_out_refuses_a_folder_that_holds_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mine");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("notes.txt"), "mine").unwrap();
+    let o = run(&[
+        "sweep",
+        &scenario("teach-jumping.toml"),
+        "--vary",
+        "policy.name=fcfs,easy",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds files and no sweep.json (notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(entries(&out), vec!["notes.txt".to_string()]);
+}

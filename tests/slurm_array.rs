@@ -1,5 +1,6 @@
 //! A sweep run as a job array on a real single-node Slurm: 16 points in 4
-//! array tasks, merged, equal byte for byte to the same sweep run locally.
+//! array tasks, into a folder whose path holds a space, quotes and a `%`,
+//! merged, equal byte for byte to the same sweep run locally.
 //!
 //! Runs when `CI` is set or `SCHEDSCOPE_SLURM_TEST=1`, as root (it installs
 //! Debian's slurm-wlm and munge when missing and starts the daemons by
@@ -95,7 +96,10 @@ fn sixteen_points_as_a_slurm_array_merge_to_the_local_sweep() {
     }
     assert_eq!(text(&want[0]).lines().count(), 17, "16 points");
 
-    let out = tmp.path().join("out");
+    // A result folder whose path holds a space, quotes and a `%`: the
+    // script's #SBATCH lines must name it as one word (sbatch refused the
+    // unquoted `--output` line).
+    let out = tmp.path().join("it's \"a\" 50% out");
     let t1 = Instant::now();
     let mut a = SWEEP.to_vec();
     a.extend([

@@ -835,6 +835,92 @@ mod tests {
         assert_eq!(a.mode(), Mode::Estimate);
     }
 
+    /// The picker's "Enter applies …" line, as the screen shows it.
+    fn picker_says(a: &App) -> String {
+        let area = Rect::new(0, 0, 140, 40);
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        crate::console::ui::view(a, false, area, &mut buf);
+        let t = crate::console::panes::testing::text(&buf);
+        let line = t
+            .lines()
+            .find(|l| l.contains("Enter applies "))
+            .unwrap_or_else(|| panic!("no \"Enter applies\" on the screen:\n{t}"));
+        let from = line.find("Enter applies ").unwrap() + "Enter applies ".len();
+        // Up to the picker's right border.
+        line[from..]
+            .split('│')
+            .next()
+            .unwrap_or_default()
+            .trim_end()
+            .to_string()
+    }
+
+    #[test]
+    fn the_picker_applies_what_it_says_it_applies() {
+        let all: Vec<PolicyName> = crate::policy::catalog::names().collect();
+        let at = |n: PolicyName| all.iter().position(|x| *x == n).unwrap();
+        let (fpfs, easy) = (at(PolicyName::Fpfs), at(PolicyName::Easy));
+        let moves = |from: usize, to: usize| -> Vec<Msg> {
+            let k = if to > from {
+                KeyCode::Down
+            } else {
+                KeyCode::Up
+            };
+            std::iter::repeat_n(code(k), from.abs_diff(to)).collect()
+        };
+        // EASY chosen with Space, then the cursor back on FPFS: the screen
+        // and Enter agree on the policy under the cursor.
+        let mut a = app();
+        press(&mut a, &[key('p')]);
+        press(&mut a, &moves(fpfs, easy));
+        press(&mut a, &[key(' ')]);
+        assert!(picker_says(&a).starts_with("EASY"), "{}", picker_says(&a));
+        press(&mut a, &moves(easy, fpfs));
+        let said = picker_says(&a);
+        let got = press(&mut a, &[code(KeyCode::Enter)]);
+        let [Effect::Send(Request::Apply(Command::SetPolicy { policy }))] = got.as_slice() else {
+            panic!("Enter applies a policy: {got:?}")
+        };
+        assert_eq!(said, policy.label());
+        assert_eq!(policy.name, PolicyName::Fpfs);
+        // EASY chosen, the cursor on its first parameter row: EASY, as said.
+        let mut a = app();
+        press(&mut a, &[key('p')]);
+        press(&mut a, &moves(fpfs, easy));
+        press(&mut a, &[key(' ')]);
+        press(&mut a, &moves(easy, all.len()));
+        let said = picker_says(&a);
+        let got = press(&mut a, &[code(KeyCode::Enter)]);
+        let [Effect::Send(Request::Apply(Command::SetPolicy { policy }))] = got.as_slice() else {
+            panic!("Enter applies a policy: {got:?}")
+        };
+        assert_eq!(said, policy.label());
+        assert_eq!(policy.name, PolicyName::Easy);
+        // Every name row, reached from every chosen policy: what the line
+        // says is what Enter sends.
+        for chosen in 0..all.len() {
+            for cursor in 0..all.len() {
+                let mut a = app();
+                press(&mut a, &[key('p')]);
+                press(&mut a, &moves(fpfs, chosen));
+                press(&mut a, &[key(' ')]);
+                press(&mut a, &moves(chosen, cursor));
+                let said = picker_says(&a);
+                let got = press(&mut a, &[code(KeyCode::Enter)]);
+                let [Effect::Send(Request::Apply(Command::SetPolicy { policy }))] = got.as_slice()
+                else {
+                    panic!("Enter applies a policy: {got:?}")
+                };
+                // A long label runs to the picker's border.
+                let label = policy.label();
+                assert!(
+                    label.starts_with(&said) && said.len() >= label.len().min(48),
+                    "chosen {chosen}, cursor {cursor}: the screen says {said:?}, Enter applies {label:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn picker_applies_fpfs_0_or_another_policy() {
         let mut a = app();

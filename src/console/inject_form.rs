@@ -242,6 +242,15 @@ impl InjectForm {
                 }
             }
         };
+        // The times a scenario's timeline may inject, by the same rule: a
+        // time past what the simulation holds is refused, never clamped.
+        if let (Some(runtime), Some(estimate)) = (runtime, estimate)
+            && let Some((what, e)) = InjectJob::times(runtime, estimate).time_error()
+        {
+            let field = if what == "runtime" { RUNTIME } else { ESTIMATE };
+            self.errors[field] = Some(e.trim_start_matches("must be a time in ").to_string());
+            return None;
+        }
         let components = if self.values[COMPONENTS].trim().is_empty() {
             Some(None)
         } else {
@@ -389,6 +398,33 @@ mod tests {
             f.errors
         );
         assert_eq!(f.values[COMPONENTS], "10+2", "the input stays as typed");
+    }
+
+    #[test]
+    fn a_time_the_simulation_cannot_hold_is_refused_not_clamped() {
+        let rules = FitRules::new(Platform::uniform(2, 8), None);
+        let mut f = form(["1", "4", "999999999999999", "", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        assert!(
+            f.errors[RUNTIME].as_deref().is_some_and(
+                |e| e.starts_with("seconds from 0 to 9.2e12 (about 292,000 years), found 9.99")
+            ),
+            "{:?}",
+            f.errors
+        );
+        let mut f = form(["1", "4", "60", "999999999999999", "", ""]);
+        assert!(f.validate(&rules).is_none());
+        assert!(f.errors[ESTIMATE].is_some(), "{:?}", f.errors);
+        // The scenario reader's limit itself is accepted, as there.
+        let mut f = form(["1", "4", "9000000000000", "", "", ""]);
+        let job = f
+            .validate(&rules)
+            .expect("9e12 s is a time the simulation holds");
+        assert_eq!(job.time_error(), None);
+        assert_eq!(
+            InjectJob::times(1e15, None).time_error().map(|(w, _)| w),
+            Some("runtime")
+        );
     }
 
     #[test]

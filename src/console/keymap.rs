@@ -173,7 +173,7 @@ pub static KEYMAP: &[Binding] = &[
     b(Picker, &[Char('u')], "u", "", "maxJumps unlimited", Action::Unlimited),
     b(Picker, &[], "0-9", "maxJumps", "type maxJumps", Action::Type),
     b(Picker, &[Backspace], "Backspace", "", "delete a digit of maxJumps", Action::Backspace),
-    b(Picker, &[Enter], "Enter", "apply", "apply the chosen policy now", Action::Confirm),
+    b(Picker, &[Enter], "Enter", "apply", "apply the policy named here", Action::Confirm),
     b(Picker, &[Esc], "Esc", "cancel", "close without a change", Action::Close),
     // Inject form.
     b(Inject, &[Down, Tab], "↓ Tab", "next field", "next / previous field", Action::Down),

@@ -25,6 +25,7 @@ use crate::scenario::Scenario;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Whether colour is wanted: `NO_COLOR` set to anything but empty turns it
 /// off.
@@ -78,12 +79,25 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let mut app = App::new(first);
     let color = color_wanted();
+    // SIGINT, SIGTERM and SIGHUP close the console as `q` does, the
+    // terminal given back first; a second one ends the process at once.
+    let signal = Arc::new(AtomicUsize::new(0));
+    let handlers = match watch_signals(&signal) {
+        Ok(h) => h,
+        Err(e) => {
+            driver.stop();
+            return Err(anyhow::Error::new(e).context("cannot watch for signals"));
+        }
+    };
     // `try_init` installs a panic hook that restores the terminal first.
     let mut terminal = match ratatui::try_init() {
         Ok(t) => t,
         Err(e) => {
             ratatui::restore();
             driver.stop();
+            for id in handlers {
+                signal_hook::low_level::unregister(id);
+            }
             return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
         }
     };
@@ -92,11 +106,62 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
         &mut app,
         &mut driver.snapshots,
         &driver.requests,
-        &mut ui::CrosstermEvents,
+        &mut ui::SignalledEvents(signal.clone()),
         color,
     );
     ratatui::restore();
     driver.stop();
-    tracing::info!("console closes");
-    result
+    for id in handlers {
+        signal_hook::low_level::unregister(id);
+    }
+    match signal.load(Ordering::SeqCst) {
+        0 => {
+            tracing::info!("console closes");
+            result
+        }
+        n => {
+            let stopped = Stopped(n as i32);
+            tracing::info!("console closes: {stopped}");
+            Err(stopped.into())
+        }
+    }
+}
+
+/// The console was closed by a signal (its number): the process ends with
+/// 128 + that number, as a shell reports a process the signal killed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped by {}", signal_name(*.0))]
+pub struct Stopped(pub i32);
+
+fn signal_name(n: i32) -> String {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    match n {
+        SIGINT => "SIGINT".into(),
+        SIGTERM => "SIGTERM".into(),
+        SIGHUP => "SIGHUP".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// Sets `signal` to the number of the first of SIGINT, SIGTERM or SIGHUP
+/// that comes; a second one takes the signal's default action (the
+/// process ends) in case the console cannot close.
+fn watch_signals(signal: &Arc<AtomicUsize>) -> std::io::Result<Vec<signal_hook::SigId>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let came = Arc::new(AtomicBool::new(false));
+    let mut ids = Vec::new();
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        // Handlers run in the order registered: the check before the set.
+        ids.push(signal_hook::flag::register_conditional_default(
+            sig,
+            came.clone(),
+        )?);
+        ids.push(signal_hook::flag::register_usize(
+            sig,
+            signal.clone(),
+            sig as usize,
+        )?);
+        ids.push(signal_hook::flag::register(sig, came.clone())?);
+    }
+    Ok(ids)
 }

@@ -1,6 +1,8 @@
 //! The policy picker: every policy in the catalog, then the parameters
-//! the chosen one declares; Enter hands the chosen policy over to be
-//! applied. Nothing here names a policy: a new catalog entry shows up with
+//! the chosen one declares; Enter hands over the policy under the cursor
+//! (or, with the cursor on a parameter row, the chosen one) to be applied,
+//! and the picker's "Enter applies …" line shows that same policy, both
+//! from [`PickerState::applies`]. Nothing here names a policy: a new catalog entry shows up with
 //! its own rows.
 
 use super::app::Form;
@@ -18,7 +20,7 @@ const MAX_JUMPS_TYPED: u32 = 100_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PickerState {
     pub names: Vec<PolicyName>,
-    /// The policy that Enter applies.
+    /// The policy whose parameters are shown (Space chooses another).
     pub chosen: usize,
     /// Rows: one per policy, then one per parameter of the chosen policy.
     pub cursor: usize,
@@ -84,6 +86,19 @@ impl PickerState {
         s
     }
 
+    /// The policy Enter applies and the screen names: the policy under the
+    /// cursor when it is on a name row, else the chosen one, with its
+    /// parameters as set.
+    pub fn applies(&self) -> PolicySpec {
+        if self.cursor < self.names.len() && self.cursor != self.chosen {
+            let mut p = self.clone();
+            p.choose(self.cursor);
+            p.spec()
+        } else {
+            self.spec()
+        }
+    }
+
     /// How parameter `p` reads now, for the picker's row.
     pub fn shown(&self, p: &Param) -> String {
         match p.kind {
@@ -122,12 +137,7 @@ impl PickerState {
                 }
             }
             Some(Action::Backspace) => self.backspace(),
-            Some(Action::Confirm) => {
-                if self.cursor < self.names.len() {
-                    self.choose(self.cursor);
-                }
-                return Form::Submit(self.spec());
-            }
+            Some(Action::Confirm) => return Form::Submit(self.applies()),
             _ => {
                 if let KeyCode::Char(c) = key.code
                     && let Some(d) = c.to_digit(10)

@@ -485,16 +485,11 @@ impl Session {
         ))
     }
 
-    /// The scenario with the commands applied so far as its timeline.
+    /// The scenario with the commands applied so far as its timeline, and
+    /// this session's seed (after `R`, or `--seed`) as its `seed`: `run`
+    /// of the saved file replays the figures the console shows.
     pub fn saved_text(&self) -> String {
-        let mut text = self.scenario.save_with_log(self.engine.command_log());
-        if self.seed != self.scenario.seed() {
-            text.push_str(&format!(
-                "\n# This run used seed {}: run it with --seed {}.\n",
-                self.seed, self.seed
-            ));
-        }
-        text
+        self.scenario.save_run(self.seed, self.engine.command_log())
     }
 
     /// Writes [`Session::saved_text`] to a new file in the save folder.

@@ -204,10 +204,30 @@ fn too_small(area: Rect, buf: &mut Buffer) {
 /// Where terminal events come from: waits up to the given time for one.
 pub trait Events {
     fn next(&mut self, timeout: Duration) -> std::io::Result<Option<Event>>;
+
+    /// Whether the console must close now (a signal came), whatever the
+    /// operator does.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// The real terminal's events.
 pub struct CrosstermEvents;
+
+/// The real terminal's events, and SIGINT, SIGTERM and SIGHUP: the number
+/// of the first that came, 0 while none has.
+pub struct SignalledEvents(pub Arc<std::sync::atomic::AtomicUsize>);
+
+impl Events for SignalledEvents {
+    fn next(&mut self, timeout: Duration) -> std::io::Result<Option<Event>> {
+        CrosstermEvents.next(timeout)
+    }
+
+    fn stopped(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst) != 0
+    }
+}
 
 impl Events for CrosstermEvents {
     fn next(&mut self, timeout: Duration) -> std::io::Result<Option<Event>> {
@@ -258,7 +278,7 @@ pub fn run<B: Backend>(
                 .map_err(|e| anyhow!("cannot draw: {e}"))?;
             dirty = false;
         }
-        if app.quit {
+        if app.quit || events.stopped() {
             return Ok(());
         }
         match snapshots.has_changed() {

@@ -191,7 +191,12 @@ impl Engine {
             self.free[c as usize] -= w;
             processors.push(got);
         }
+        let placed = Placement {
+            from: now,
+            processors: self.numbered(&d.assignment, &processors),
+        };
         self.hidden[d.job.0].held = inside;
+        self.hidden[d.job.0].placements = vec![placed];
         let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
         // The size first: a moldable job's processes load the links.
         let fold = self.mold_start(d.job.0, d.processes, held);
@@ -217,6 +222,21 @@ impl Engine {
         self.running.push(d.job);
         self.schedule_completion(d.job);
         Ok(())
+    }
+
+    /// Processors held per cluster (`assignment`'s order) as the
+    /// platform-wide numbers of [`Placement`], sorted.
+    pub(super) fn numbered(&self, assignment: &Assignment, processors: &[Vec<u32>]) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::with_capacity(processors.iter().map(Vec::len).sum());
+        for (&(c, _), procs) in assignment.iter().zip(processors) {
+            let offset: u32 = self.platform.clusters[..c as usize]
+                .iter()
+                .map(|k| k.processors)
+                .sum();
+            out.extend(procs.iter().map(|&p| offset + p));
+        }
+        out.sort_unstable();
+        out
     }
 
     /// Gives a running job's processors back.

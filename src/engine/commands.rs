@@ -73,6 +73,40 @@ impl InjectJob {
         }
         None
     }
+
+    /// A job of one processor with these times, for checking them alone.
+    pub fn times(runtime: f64, estimate: Option<f64>) -> InjectJob {
+        InjectJob {
+            size: 1,
+            runtime,
+            estimate,
+            components: None,
+            count: 1,
+            site: None,
+        }
+    }
+
+    /// Why this job's run time or estimate is not a time the simulation
+    /// can hold, if one is not: the field (`runtime` or `estimate`) and
+    /// why. The one rule for injected times, whether the job comes from a
+    /// scenario's timeline, the console's form or a saved session: such a
+    /// time is refused, never clamped.
+    pub fn time_error(&self) -> Option<(&'static str, String)> {
+        [("runtime", Some(self.runtime)), ("estimate", self.estimate)]
+            .into_iter()
+            .find_map(|(what, t)| {
+                let t = t?;
+                (!(t.is_finite() && (0.0..=SimTime::MAX_SECS).contains(&t))).then(|| {
+                    (
+                        what,
+                        format!(
+                            "must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found {}",
+                            crate::scenario::values::Shown(t)
+                        ),
+                    )
+                })
+            })
+    }
 }
 
 fn one() -> u32 {
@@ -271,18 +305,8 @@ impl Engine {
         if j.size == 0 {
             return Err(CommandError::BadJob("size must be at least 1".into()));
         }
-        if !(j.runtime.is_finite() && j.runtime >= 0.0) {
-            return Err(CommandError::BadJob(format!(
-                "runtime must be ≥ 0 seconds, found {}",
-                j.runtime
-            )));
-        }
-        if let Some(e) = j.estimate
-            && !(e.is_finite() && e >= 0.0)
-        {
-            return Err(CommandError::BadJob(format!(
-                "estimate must be ≥ 0 seconds, found {e}"
-            )));
+        if let Some((what, e)) = j.time_error() {
+            return Err(CommandError::BadJob(format!("{what} {e}")));
         }
         if let Some(e) = j.site_error(&self.platform) {
             return Err(CommandError::BadJob(e));

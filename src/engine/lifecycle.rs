@@ -250,6 +250,7 @@ impl Engine {
         let job = self.jobs.remove(slot);
         let runtime = self.hidden[slot].runtime;
         let held = self.hidden[slot].held_before + this_run;
+        let placements = std::mem::take(&mut self.hidden[slot].placements);
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
@@ -281,6 +282,7 @@ impl Engine {
             requeues: job.requeues,
             held,
             moldable,
+            placements,
         });
         self.dirty = true;
     }

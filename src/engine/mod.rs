@@ -25,7 +25,7 @@ pub use snapshot::{
     QueueSlice, QueueWindow, RunningRow,
 };
 
-use crate::model::{ClusterIdx, JobRecord, JobSpec, Platform, SimTime};
+use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime};
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
@@ -72,6 +72,9 @@ struct Hidden {
     /// The current run's estimate has run out and the policy heard of it:
     /// a later rate change does not announce it again.
     expired: bool,
+    /// The processors of the current run, from its start and from each
+    /// resize: what the job's record says it held.
+    placements: Vec<Placement>,
 }
 
 /// A run that ended with jobs not accounted for: an internal error.

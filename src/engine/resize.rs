@@ -262,6 +262,12 @@ impl Engine {
         self.free[c] = self.free[c] + before - after;
         job.assignment[0].1 = after;
         job.processors[0] = set;
+        let placed = Placement {
+            from: now,
+            processors: self.numbered(&self.jobs[slot].assignment, &self.jobs[slot].processors),
+        };
+        self.hidden[slot].placements.push(placed);
+        let job = &mut self.jobs[slot];
         if after < before {
             job.folds += 1;
             self.counters.folded += 1;

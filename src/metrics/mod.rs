@@ -513,6 +513,7 @@ mod tests {
             requeues: 0,
             held: size as f64 * (end - start) as f64,
             moldable: None,
+            placements: Vec::new(),
         }
     }
 

@@ -70,6 +70,14 @@ pub fn split_even(size: u32, n: u32) -> Vec<u32> {
     v
 }
 
+/// Processors a job held from an instant on: numbered across the
+/// platform's clusters (cluster 0's first, then cluster 1's, ...), sorted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placement {
+    pub from: SimTime,
+    pub processors: Vec<u32>,
+}
+
 /// Everything a metric needs about a job that has left the system, written
 /// once when it ends.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -100,6 +108,11 @@ pub struct JobRecord {
     /// A moldable job's type, size, folds and lost work.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moldable: Option<MoldRecord>,
+    /// The processors the engine gave the job's last run: one entry from
+    /// its start, and one more from each fold or expansion. Empty for a
+    /// job that ran inside a reservation without naming processors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placements: Vec<Placement>,
 }
 
 impl JobRecord {

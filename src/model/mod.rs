@@ -6,7 +6,7 @@ pub mod moldable;
 pub mod platform;
 pub mod time;
 
-pub use job::{CommNeed, JobRecord, JobSpec, split_even};
+pub use job::{CommNeed, JobRecord, JobSpec, Placement, split_even};
 pub use moldable::{AppType, MoldRecord, SizeRule};
 pub use platform::{Cluster, ClusterIdx, Network, Platform};
 pub use time::SimTime;

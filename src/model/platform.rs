@@ -42,6 +42,12 @@ fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
 
+/// The most processors a platform may have, over all its clusters. The
+/// engine keeps the owner of every processor (4 bytes each: 64 MiB at
+/// this bound) and the console draws them; scenarios above it are refused
+/// when they are read.
+pub const MAX_PROCESSORS: u64 = 1 << 24;
+
 impl Platform {
     /// `count` identical clusters of `processors` processors at speed 1.
     pub fn uniform(count: usize, processors: u32) -> Platform {

@@ -18,6 +18,9 @@ impl SimTime {
     pub const ZERO: SimTime = SimTime(0);
     pub const MAX: SimTime = SimTime(i64::MAX);
     pub const TICKS_PER_SEC: i64 = 1_000_000;
+    /// The latest time it can hold, in seconds: `i64::MAX` microseconds,
+    /// about 292,000 years.
+    pub const MAX_SECS: f64 = i64::MAX as f64 / Self::TICKS_PER_SEC as f64;
 
     pub fn from_secs(s: i64) -> SimTime {
         SimTime(s.saturating_mul(Self::TICKS_PER_SEC))

@@ -104,7 +104,7 @@ const WINDOW: Param = Param {
     hint: "when a backfilled job's window expires",
     kind: ParamKind::Choice {
         values: &fjt::WindowRule::WORDS,
-        default: "all-backfilled",
+        default: "estimate",
     },
 };
 

@@ -162,6 +162,9 @@ pub struct Conservative {
     /// Whether the engine held advance reservations at the last decision
     /// point (see `forget`).
     saw_reservations: bool,
+    /// Whether every job runs at rate 1 wherever it is placed (known at
+    /// the first decision point).
+    full_rate: bool,
 }
 
 impl Conservative {
@@ -190,6 +193,7 @@ impl Conservative {
             order: Vec::new(),
             plan: BackfillView::default(),
             saw_reservations: false,
+            full_rate: false,
         }
     }
 
@@ -462,10 +466,69 @@ impl Conservative {
             }
             return;
         }
+        if !self.full_rate {
+            let old = self.take_slot(key).expect("has a reservation");
+            self.given
+                .give(profile, old.start, old.span, &old.assignment);
+            self.place(view, profile, key);
+            return;
+        }
+        // Every job runs at rate 1 wherever it is placed, so whether a
+        // window fits is monotone in the free counts (each placement finds
+        // a place whenever one exists). The job was placed at the earliest
+        // start it fitted: a start before its own fits now only in a
+        // window that overlaps room given back since. Its own start still
+        // fits (a reservation that no longer holds was given up), but the
+        // placement there may differ now: it is looked at again.
+        let given = self
+            .given
+            .since(self.slots[key.0].as_ref().expect("has one").seen);
         let old = self.take_slot(key).expect("has a reservation");
+        let (start, span) = (old.start, old.span);
         self.given
             .give(profile, old.start, old.span, &old.assignment);
-        self.place(view, profile, key);
+        let job = view.job(key);
+        let widths = job.widths(view.platform);
+        let full = |_: &Assignment| span;
+        let placement = self.placement.as_ref();
+        let size: i64 = widths.iter().map(|&w| w as i64).sum();
+        let widest = widths.iter().copied().max().unwrap_or(0) as i64;
+        let earlier = given.and_then(|(lo, hi)| {
+            let from = now.max(SimTime(lo.0.saturating_sub(span.0)));
+            let before = start.min(hi);
+            if from >= before {
+                return None;
+            }
+            // No step before then has room for it: it cannot move earlier
+            // (the common case deep in a long queue).
+            let (room, top) = profile.max_room_before(before);
+            if room < size || top < widest {
+                return None;
+            }
+            profile.earliest_before(from, before, &widths, span, placement, &full)
+        });
+        let found =
+            earlier.or_else(|| profile.earliest(start.max(now), &widths, span, placement, &full));
+        debug_assert_eq!(
+            found,
+            profile.earliest(now, &widths, span, placement, &full),
+            "the bounded search missed an earlier start"
+        );
+        let Some((start, assignment)) = found else {
+            return;
+        };
+        profile.reserve(start, span, &assignment);
+        self.put_slot(
+            key,
+            Slot {
+                arrival: old.arrival,
+                start,
+                span,
+                estimate: old.estimate,
+                assignment,
+                seen: self.given.count,
+            },
+        );
     }
 
     /// When to decide again with nothing else happening first: at the
@@ -556,7 +619,10 @@ impl Policy for Conservative {
                 p.advance(now);
                 p
             }
-            None => self.first_profile(view),
+            None => {
+                self.full_rate = crate::sched::rate::full_rate_everywhere(view.platform);
+                self.first_profile(view)
+            }
         };
         let (freed, taken) = self.follow_running(view, &mut profile);
         let mut compress = freed || taken;

@@ -25,10 +25,13 @@
 //! processors the head leaves over then.
 //!
 //! **Expired windows.** When the head cannot start and the window of
-//! backfilled jobs has expired (key `policy.params.window`: the paper's
-//! `all-backfilled`, every running job was backfilled; or `estimate`, the
-//! backfilled jobs past their estimates), the expired jobs are taken oldest
-//! first until the head fits: BFA aborts and requeues them (their work is
+//! backfilled jobs has expired (key `policy.params.window`: by default
+//! `estimate`, the backfilled jobs past their estimates, as the abstract,
+//! §1, §3, §4's "backfilled jobs with underestimated times" and §5.1's
+//! "expired windows of previously backfilled jobs" read it; or
+//! `all-backfilled`, §4's one definition: every running job was
+//! backfilled), the expired jobs are taken oldest first until the head
+//! fits: BFA aborts and requeues them (their work is
 //! lost), BFM folds them by 4 (the type's largest level if lower). Nothing
 //! is done when even all of them would not make room.
 //!
@@ -74,12 +77,13 @@ pub fn paper_label(name: PolicyName) -> Option<&'static str> {
 /// When a backfilled job's window has expired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WindowRule {
-    /// The paper's definition: the head cannot start and every running
-    /// job was backfilled.
-    #[default]
+    /// §4's definition: the head cannot start and every running job was
+    /// backfilled.
     AllBackfilled,
     /// The head cannot start and a backfilled job has outlived its
-    /// estimate (those are the expired ones).
+    /// estimate (those are the expired ones): the reading of the rest of
+    /// the paper's text, and the default.
+    #[default]
     Estimate,
 }
 
@@ -95,8 +99,8 @@ impl WindowRule {
 
     fn parse(word: &str) -> WindowRule {
         match word {
-            "estimate" => WindowRule::Estimate,
-            _ => WindowRule::AllBackfilled,
+            "all-backfilled" => WindowRule::AllBackfilled,
+            _ => WindowRule::Estimate,
         }
     }
 }

@@ -23,9 +23,15 @@ pub struct Profile {
     free: Vec<i64>,
     /// Scratch for the minimum over a window.
     window: Vec<u32>,
+    /// Scratch for the minima over sliding windows, one deque per cluster.
+    mins: Vec<std::collections::VecDeque<usize>>,
     /// One cluster: the largest free count over steps `base..=k`, valid
     /// for the steps before `prefix_valid`.
     prefix_max: Vec<i64>,
+    /// Several clusters: the largest free total and the largest count on
+    /// one cluster over steps `base..=k` (see [`Profile::max_room_before`]),
+    /// valid for the steps before `prefix_valid`.
+    prefix_room: Vec<(i64, i64)>,
     prefix_valid: usize,
     /// One cluster: the largest free count in each block of `BLOCK`
     /// steps (`block_max[b]` for steps `b * BLOCK..(b + 1) * BLOCK`),
@@ -60,7 +66,9 @@ impl Profile {
             free: free.iter().map(|&f| f as i64).collect(),
             base: 0,
             window: vec![0; clusters],
+            mins: Vec::new(),
             prefix_max: Vec::new(),
+            prefix_room: Vec::new(),
             prefix_valid: 0,
             block_max: Vec::new(),
             block_valid: 0,
@@ -101,6 +109,36 @@ impl Profile {
         }
         self.prefix_valid = self.prefix_valid.max(n);
         self.prefix_max[n - 1]
+    }
+
+    /// Several clusters: the largest free total (over the clusters, counts
+    /// below zero as none) and the largest free count on one cluster at
+    /// any step that starts before `until`. A job larger than the first, or
+    /// with a component wider than the second, cannot start before `until`.
+    pub fn max_room_before(&mut self, until: SimTime) -> (i64, i64) {
+        let c = self.clusters;
+        let n = self.base + self.times[self.base..].partition_point(|&t| t < until);
+        if n <= self.base {
+            return (i64::MIN, i64::MIN);
+        }
+        if self.prefix_room.len() < self.times.len() {
+            self.prefix_room.resize(self.times.len(), (0, 0));
+        }
+        let mut k = self.prefix_valid.max(self.base);
+        while k < n {
+            let row = &self.free[k * c..(k + 1) * c];
+            let room: i64 = row.iter().map(|&f| f.max(0)).sum();
+            let top = row.iter().copied().max().unwrap_or(0);
+            let (r, t) = if k == self.base {
+                (i64::MIN, i64::MIN)
+            } else {
+                self.prefix_room[k - 1]
+            };
+            self.prefix_room[k] = (r.max(room), t.max(top));
+            k += 1;
+        }
+        self.prefix_valid = self.prefix_valid.max(n);
+        self.prefix_room[n - 1]
     }
 
     /// One cluster: the earliest step start at or after `from` (and before
@@ -505,10 +543,60 @@ impl Profile {
         placement: &dyn Placement,
         span_of: &dyn Fn(&Assignment) -> SimTime,
     ) -> Option<(SimTime, Assignment)> {
+        self.earliest_before(from, SimTime::MAX, widths, span, placement, span_of)
+    }
+
+    /// [`Profile::earliest`] among the starts before `before` only.
+    pub fn earliest_before(
+        &mut self,
+        from: SimTime,
+        before: SimTime,
+        widths: &[u32],
+        span: SimTime,
+        placement: &dyn Placement,
+        span_of: &dyn Fn(&Assignment) -> SimTime,
+    ) -> Option<(SimTime, Assignment)> {
         let first = self.step_of(from);
-        for k in first..self.times.len() {
+        let n = self.times.len();
+        let c = self.clusters;
+        // The windows of successive candidates both begin and end later:
+        // per cluster, the steps that can still be a window's minimum, in
+        // a deque with rising counts (the front is the minimum), so that
+        // each step goes in and out once per search.
+        let mut mins = std::mem::take(&mut self.mins);
+        mins.resize_with(c, Default::default);
+        for q in &mut mins {
+            q.clear();
+        }
+        let mut next = first;
+        let mut found = None;
+        for k in first..n {
             let t = self.times[k].max(from);
-            if !self.window_min(k, t.saturating_add(span)) {
+            if t >= before {
+                break;
+            }
+            let end = t.saturating_add(span);
+            while next < n && (next == k || self.times[next] < end) {
+                for (i, q) in mins.iter_mut().enumerate() {
+                    let f = self.free[next * c + i];
+                    while q.back().is_some_and(|&j| self.free[j * c + i] >= f) {
+                        q.pop_back();
+                    }
+                    q.push_back(next);
+                }
+                next += 1;
+            }
+            let mut any = false;
+            for (i, q) in mins.iter_mut().enumerate() {
+                while q.front().is_some_and(|&j| j < k) {
+                    q.pop_front();
+                }
+                let j = *q.front().expect("step k is in its own window");
+                let f = self.free[j * c + i].max(0) as u32;
+                self.window[i] = f;
+                any |= f > 0;
+            }
+            if !any {
                 continue;
             }
             let Some(a) = placement.place(widths, &self.window) else {
@@ -518,30 +606,11 @@ impl Profile {
             if need > span && !self.fits_over(k, t.saturating_add(need), &a) {
                 continue;
             }
-            return Some((t, a));
+            found = Some((t, a));
+            break;
         }
-        None
-    }
-
-    /// Fills `self.window` with the minimum free count per cluster over the
-    /// steps from `k` until `end`; false when some cluster is below zero
-    /// there for every width (nothing can fit).
-    fn window_min(&mut self, k: usize, end: SimTime) -> bool {
-        let c = self.clusters;
-        for i in 0..c {
-            self.window[i] = self.free[k * c + i].max(0) as u32;
-        }
-        let mut j = k + 1;
-        while j < self.times.len() && self.times[j] < end {
-            for i in 0..c {
-                let f = self.free[j * c + i].max(0) as u32;
-                if f < self.window[i] {
-                    self.window[i] = f;
-                }
-            }
-            j += 1;
-        }
-        self.window.iter().any(|&f| f > 0)
+        self.mins = mins;
+        found
     }
 
     /// Whether every step in [from, to) has room for what `a` holds there

@@ -3,22 +3,30 @@
 //!
 //! The columns, their order and their number formats are Batsim 3's (six
 //! decimals for times, `success` 1 or 0, `final_state`, `allocated_resources`
-//! as intervals of machine numbers, `consumed_energy` -1 when not simulated,
-//! an empty quoted `metadata`). Two columns say what schedscope does not
-//! model itself:
+//! as intervals of machine numbers, `consumed_energy` -1 when not simulated),
+//! written by the `csv` crate (fields quoted only where they must be, so an
+//! empty `metadata` is an empty field where Batsim writes `""`: pandas
+//! reads both as missing). What Batsim does not define:
 //!
 //! * `profile` is the job's run time in seconds, the name converters from
 //!   SWF give a job's delay profile;
+//! * `stretch` is turnaround over execution time, and for a job that ran
+//!   for no time turnaround over one second: the convention of `jobs.csv`'s
+//!   `slowdown` (the same number, from [`JobFigures`]);
 //! * `allocated_resources` numbers processors across clusters (cluster 0's
-//!   first). The engine records how many processors a job held on each
-//!   cluster, not which, so the numbers are rebuilt from the schedule: in
-//!   time order (ends before starts at the same instant), each job takes the
-//!   lowest-numbered processors free on its clusters. That is a valid
-//!   allocation of the simulated schedule, though under pinned policies not
-//!   necessarily the processors the policy reserved.
+//!   first) and gives the processors the engine gave the job (its
+//!   [`JobRecord::placements`]). A moldable job folded or expanded while it
+//!   ran held different sets over time, which Batsim has no way to say:
+//!   its row gives every processor it held at some time in its run, and
+//!   `metadata` gives each set and from when;
+//! * `metadata` is empty for most jobs and otherwise a JSON object:
+//!   `"warmup": true` for the warm-up jobs the summary leaves out (`[run]
+//!   warmup_jobs`), and `"placements": [[from, "intervals"], ...]` for a job
+//!   whose processors changed while it ran (`from` in seconds, as the
+//!   times).
 
-use crate::model::{JobRecord, Platform, SimTime};
-use std::collections::BTreeSet;
+use crate::metrics::{JobFigures, measured};
+use crate::model::{JobRecord, SimTime};
 use std::io::Write;
 
 pub const HEADER: [&str; 17] = [
@@ -68,72 +76,6 @@ pub fn intervals(ids: &[u32]) -> String {
     out.join(" ")
 }
 
-/// Processor numbers for every record (see the module comment), in
-/// `records` order.
-pub fn allocations(records: &[JobRecord], platform: &Platform) -> Vec<Vec<u32>> {
-    let mut offset = Vec::with_capacity(platform.clusters.len());
-    let mut free: Vec<BTreeSet<u32>> = Vec::with_capacity(platform.clusters.len());
-    let mut next = 0u32;
-    for c in &platform.clusters {
-        offset.push(next);
-        free.push((next..next + c.processors).collect());
-        next += c.processors;
-    }
-    // (time, 0 = end / 1 = start of a job that runs for no time / 2 =
-    // start, record index)
-    let mut events: Vec<(SimTime, u8, usize)> = Vec::with_capacity(records.len() * 2);
-    for (i, r) in records.iter().enumerate() {
-        if r.end > r.start {
-            events.push((r.end, 0, i));
-            events.push((r.start, 2, i));
-        } else {
-            events.push((r.start, 1, i));
-        }
-    }
-    events.sort_unstable();
-    let mut held: Vec<Vec<u32>> = vec![Vec::new(); records.len()];
-    for (_, kind, i) in events {
-        let r = &records[i];
-        if kind == 0 {
-            for &p in &held[i] {
-                let c = offset.partition_point(|&o| o <= p) - 1;
-                free[c].insert(p);
-            }
-            continue;
-        }
-        let mut ids = Vec::with_capacity(r.size as usize);
-        for (&c, &w) in r.clusters.iter().zip(&r.components) {
-            let Some(pool) = free.get_mut(c as usize) else {
-                continue;
-            };
-            let take: Vec<u32> = pool.iter().take(w as usize).copied().collect();
-            for p in &take {
-                pool.remove(p);
-            }
-            ids.extend(take);
-        }
-        ids.sort_unstable();
-        if kind == 1 {
-            // Runs for no time: its processors are free again at once.
-            for &p in &ids {
-                let c = offset.partition_point(|&o| o <= p) - 1;
-                free[c].insert(p);
-            }
-        }
-        held[i] = ids;
-    }
-    held
-}
-
-/// A CSV field, quoted when it has to be.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// A run time as a profile name: whole seconds without decimals.
 fn profile(runtime: SimTime) -> String {
     let us = runtime.ticks();
@@ -147,51 +89,84 @@ fn profile(runtime: SimTime) -> String {
     }
 }
 
-/// Writes `records` (one replication) in submit order.
+/// Every processor the job held in its run, sorted.
+fn held(r: &JobRecord) -> Vec<u32> {
+    let mut ids: Vec<u32> = r
+        .placements
+        .iter()
+        .flat_map(|p| p.processors.iter().copied())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// The `metadata` field (see the module comment).
+fn metadata(r: &JobRecord, warmup: bool) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if warmup {
+        parts.push("\"warmup\":true".into());
+    }
+    if r.placements.len() > 1 {
+        let sets: Vec<String> = r
+            .placements
+            .iter()
+            .map(|p| format!("[{},\"{}\"]", secs6(p.from), intervals(&p.processors)))
+            .collect();
+        parts.push(format!("\"placements\":[{}]", sets.join(",")));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("{{{}}}", parts.join(","))
+    }
+}
+
+/// Writes `records` (one replication) in submit order; the first
+/// `warmup_jobs` to arrive are marked in `metadata`.
 pub fn write_jobs(
     w: &mut dyn Write,
     workload_name: &str,
     records: &[JobRecord],
-    platform: &Platform,
+    warmup_jobs: u64,
 ) -> std::io::Result<()> {
-    let alloc = allocations(records, platform);
-    let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_by_key(|&i| (records[i].submit, records[i].arrival));
-    writeln!(w, "{}", HEADER.join(","))?;
-    let name = field(workload_name);
-    for i in order {
-        let r = &records[i];
-        let exec = r.elapsed();
-        let turnaround = r.response();
-        let stretch = turnaround.ticks() as f64 / exec.ticks().max(1) as f64;
+    let mut order: Vec<&JobRecord> = records.iter().collect();
+    order.sort_by_key(|r| (r.submit, r.arrival));
+    let mut out = csv::Writer::from_writer(w);
+    out.write_record(HEADER)?;
+    for r in order {
         let (success, state) = if r.killed {
-            (0, "COMPLETED_WALLTIME_REACHED")
+            ("0", "COMPLETED_WALLTIME_REACHED")
         } else {
-            (1, "COMPLETED_SUCCESSFULLY")
+            ("1", "COMPLETED_SUCCESSFULLY")
         };
-        writeln!(
-            w,
-            "{},{name},{},{},{},{},{success},{state},{},{},{},{},{},{:.6},{},-1.000000,\"\"",
-            r.id,
-            profile(r.runtime),
-            secs6(r.submit),
-            r.size,
-            secs6(r.estimate),
-            secs6(r.start),
-            secs6(exec),
-            secs6(r.end),
-            secs6(r.wait()),
-            secs6(turnaround),
-            stretch,
-            intervals(&alloc[i]),
-        )?;
+        out.write_record([
+            r.id.to_string().as_str(),
+            workload_name,
+            &profile(r.runtime),
+            &secs6(r.submit),
+            &r.size.to_string(),
+            &secs6(r.estimate),
+            success,
+            state,
+            &secs6(r.start),
+            &secs6(r.elapsed()),
+            &secs6(r.end),
+            &secs6(r.wait()),
+            &secs6(r.response()),
+            &format!("{:.6}", JobFigures::of(r).slowdown),
+            &intervals(&held(r)),
+            "-1.000000",
+            &metadata(r, !measured(r, warmup_jobs)),
+        ])?;
     }
-    Ok(())
+    out.flush()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Placement;
 
     fn rec(id: u64, cluster: u16, size: u32, start: i64, end: i64) -> JobRecord {
         JobRecord {
@@ -212,6 +187,7 @@ mod tests {
             requeues: 0,
             held: 0.0,
             moldable: None,
+            placements: Vec::new(),
         }
     }
 
@@ -225,22 +201,72 @@ mod tests {
         assert_eq!(profile(SimTime(61_000_000)), "61");
     }
 
+    fn written(records: &[JobRecord], name: &str, warmup: u64) -> Vec<Vec<String>> {
+        let mut text = Vec::new();
+        write_jobs(&mut text, name, records, warmup).unwrap();
+        let mut r = csv::Reader::from_reader(&text[..]);
+        assert_eq!(
+            r.headers().unwrap(),
+            &csv::StringRecord::from(HEADER.to_vec())
+        );
+        r.records()
+            .map(|x| x.unwrap().iter().map(String::from).collect())
+            .collect()
+    }
+
     #[test]
-    fn processors_are_reused_after_an_end_at_the_same_instant() {
-        // Two clusters of 4 (numbers 0-3 and 4-7).
-        let p = Platform::uniform(2, 4);
-        let rs = vec![
-            rec(1, 0, 3, 0, 10),
-            rec(2, 0, 1, 0, 5),
-            rec(3, 1, 4, 2, 4),
-            rec(4, 0, 2, 10, 12), // takes job 1's processors at its end
-            rec(5, 0, 1, 5, 5),   // runs for no time on job 2's processor
+    fn stretch_of_a_job_that_ran_for_no_time_is_jobs_csvs_slowdown() {
+        // Submitted at 0, started and ended at 9 s: turnaround 9 over one
+        // second, as jobs.csv's slowdown (once 9 over one microsecond).
+        let mut r = rec(1, 0, 2, 9, 9);
+        r.runtime = SimTime::ZERO;
+        let rows = written(&[r.clone()], "w", 0);
+        assert_eq!(rows[0][13], "9.000000");
+        assert_eq!(JobFigures::of(&r).slowdown, 9.0);
+        // Any other job: turnaround over execution time.
+        let rows = written(&[rec(2, 0, 2, 3, 7)], "w", 0);
+        assert_eq!(rows[0][13], "1.750000");
+    }
+
+    #[test]
+    fn processors_are_the_engines_and_a_resized_job_says_when() {
+        let mut plain = rec(1, 0, 3, 0, 10);
+        plain.placements = vec![Placement {
+            from: SimTime::ZERO,
+            processors: vec![4, 5, 9],
+        }];
+        let mut folded = rec(2, 0, 4, 0, 10);
+        folded.placements = vec![
+            Placement {
+                from: SimTime::ZERO,
+                processors: vec![0, 1, 2, 3],
+            },
+            Placement {
+                from: SimTime(2_500_000),
+                processors: vec![0, 1],
+            },
+            Placement {
+                from: SimTime::from_secs(6),
+                processors: vec![0, 1, 6],
+            },
         ];
-        let a = allocations(&rs, &p);
-        assert_eq!(a[0], [0, 1, 2]);
-        assert_eq!(a[1], [3]);
-        assert_eq!(a[2], [4, 5, 6, 7]);
-        assert_eq!(a[3], [0, 1]);
-        assert_eq!(a[4], [3]);
+        let rows = written(&[plain, folded], "w", 0);
+        assert_eq!((rows[0][14].as_str(), rows[0][16].as_str()), ("4-5 9", ""));
+        assert_eq!(rows[1][14], "0-3 6");
+        let m: serde_json::Value = serde_json::from_str(&rows[1][16]).unwrap();
+        assert_eq!(
+            m,
+            serde_json::json!({"placements": [[0.0, "0-3"], [2.5, "0-1"], [6.0, "0-1 6"]]})
+        );
+    }
+
+    #[test]
+    fn warm_up_jobs_are_marked_and_fields_are_quoted_by_the_csv_writer() {
+        let rs = [rec(0, 0, 1, 0, 1), rec(1, 0, 1, 0, 1), rec(2, 0, 1, 0, 1)];
+        let name = "a \"quoted\", name";
+        let rows = written(&rs, name, 2);
+        let meta: Vec<&str> = rows.iter().map(|r| r[16].as_str()).collect();
+        assert_eq!(meta, [r#"{"warmup":true}"#, r#"{"warmup":true}"#, ""]);
+        assert!(rows.iter().all(|r| r[1] == name));
     }
 }

@@ -32,7 +32,12 @@ pub fn write_files<E>(
     for rep in &result.replications {
         let (jobs, swf) = file_names(rep.index);
         put(&jobs, &mut |w| {
-            batsim::write_jobs(w, scenario.name(), &rep.records, platform)
+            batsim::write_jobs(
+                w,
+                scenario.name(),
+                &rep.records,
+                scenario.file.run.warmup_jobs,
+            )
         })?;
         let about = [
             format!("the schedule schedscope simulated for {}", scenario.name()),
@@ -45,7 +50,7 @@ pub fn write_files<E>(
             ),
         ];
         put(&swf, &mut |w| {
-            swf_out::write(w, &rep.records, platform, &about)
+            swf_out::write(w, &rep.records, platform, scenario.trace_clock(), &about)
         })?;
     }
     Ok(())

@@ -80,7 +80,7 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     let platform = scenario.platform();
     let jobs: u64 = result.replications.iter().map(|r| r.summary.jobs).sum();
     let left: u64 = result.replications.iter().map(|r| r.left).sum();
-    let mut doc = json!({
+    let mut out = json!({
         "schema_version": SCHEMA_VERSION,
         "scenario": scenario.name(),
         "description": scenario.file.description,
@@ -107,11 +107,23 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     });
     // A run stopped by `[run] completions` says how many jobs it left.
     if left > 0
-        && let Value::Object(o) = &mut doc
+        && let Value::Object(o) = &mut out
     {
         o.insert("jobs_left_at_stop".into(), json!(left));
     }
-    doc
+    // Only where it happened: every other summary reads as it did.
+    if let (Some(u), Value::Object(o)) = (&result.unconverged, &mut out) {
+        o.insert(
+            "unconverged".into(),
+            json!({
+                "replications": u.replications,
+                "relative_error": u.relative_error,
+                "target": u.target,
+                "note": u.to_string(),
+            }),
+        );
+    }
+    out
 }
 
 /// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its

@@ -141,6 +141,7 @@ impl OutDir {
             }
             Err(e) => return Err(io_err("cannot read it", e)),
         }
+        remove_stale_staging(&parent, &name.to_string_lossy());
         static SEQ: AtomicU32 = AtomicU32::new(0);
         let mut doomed = doomed();
         let staging = loop {
@@ -290,6 +291,39 @@ fn exchange(staging: &Path, target: &Path) -> io::Result<()> {
         return Err(e);
     }
     fs::rename(&aside, staging)
+}
+
+/// Removes the staging folders (`.NAME.partial-PID-N`) that runs for
+/// `NAME` in `parent` left behind when killed outright (SIGKILL, a power
+/// cut): those of a process that no longer runs. Where that cannot be
+/// told (no `/proc`), nothing is removed.
+fn remove_stale_staging(parent: &Path, name: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let prefix = format!(".{name}.partial-");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some((pid, seq)) = rest.split_once('-') else {
+            continue;
+        };
+        let (Ok(pid), Ok(_)) = (pid.parse::<u32>(), seq.parse::<u32>()) else {
+            continue;
+        };
+        if pid != std::process::id()
+            && !proc.join(pid.to_string()).exists()
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// On SIGINT or SIGTERM, removes every staging folder (and any replaced

@@ -8,6 +8,14 @@
 //! The status is 1 for a completed job and 0 for one killed at its
 //! estimate; the partition is the job's cluster (from 1), or -1 for a job
 //! spread over several.
+//!
+//! SWF numbers jobs from 1: a run whose workload numbers from 0 (Batsim's
+//! workloads; inline jobs given id 0) writes each job as its id + 1, and
+//! says so in the header. The header gives `UnixStartTime` and
+//! `TimeZoneString`, which SWF tools read to place the trace in calendar
+//! time: those of the trace the workload came from where it gives them
+//! (times are the trace's own), and otherwise 0 and `UTC`, with a note
+//! that simulated time has no calendar origin.
 
 use crate::model::{JobRecord, Platform, SimTime};
 use crate::workload::swf::{self, SwfHeader, SwfRecord, SwfTrace};
@@ -24,11 +32,34 @@ fn whole(t: SimTime) -> i64 {
     }
 }
 
+/// Where simulated time 0 stands in calendar time: a trace's
+/// `UnixStartTime` and `TimeZoneString`, where it gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub unix_start_time: Option<i64>,
+    pub time_zone: Option<String>,
+}
+
+impl Clock {
+    pub fn of(header: &SwfHeader) -> Clock {
+        Clock {
+            unix_start_time: header.unix_start_time,
+            time_zone: header.time_zone().map(str::to_string),
+        }
+    }
+}
+
 /// The trace of one replication's records, in submit order.
-pub fn trace(records: &[JobRecord], platform: &Platform, about: &[String]) -> SwfTrace {
+pub fn trace(
+    records: &[JobRecord],
+    platform: &Platform,
+    clock: &Clock,
+    about: &[String],
+) -> SwfTrace {
     let mut order: Vec<&JobRecord> = records.iter().collect();
     order.sort_by_key(|r| (r.submit, r.arrival));
     let procs = platform.total_processors();
+    let offset = records.iter().any(|r| r.id == 0) as i64;
     let mut lines = vec![
         "; Version: 2.2".to_string(),
         "; Computer: schedscope (simulated)".to_string(),
@@ -37,6 +68,22 @@ pub fn trace(records: &[JobRecord], platform: &Platform, about: &[String]) -> Sw
     lines.extend([
         "; Note: times are rounded to whole seconds".to_string(),
         "; Note: status 1 completed, 0 killed at its estimate".to_string(),
+    ]);
+    if offset > 0 {
+        lines.push("; Note: job number = the workload's job id + 1 (its ids start at 0)".into());
+    }
+    if clock.unix_start_time.is_none() {
+        lines.push(
+            "; Note: simulated time has no calendar origin: UnixStartTime 0 stands for time 0"
+                .into(),
+        );
+    }
+    lines.extend([
+        format!("; UnixStartTime: {}", clock.unix_start_time.unwrap_or(0)),
+        format!(
+            "; TimeZoneString: {}",
+            clock.time_zone.as_deref().unwrap_or("UTC")
+        ),
         format!("; MaxJobs: {}", order.len()),
         format!("; MaxRecords: {}", order.len()),
         format!("; MaxProcs: {procs}"),
@@ -56,7 +103,7 @@ pub fn trace(records: &[JobRecord], platform: &Platform, about: &[String]) -> Sw
     for (k, r) in order.into_iter().enumerate() {
         let (submit, start, end) = (whole(r.submit), whole(r.start), whole(r.end));
         records.push(SwfRecord {
-            job_number: r.id as i64,
+            job_number: r.id as i64 + offset,
             submit_time: submit,
             wait_time: start - submit,
             run_time: end - start,
@@ -92,9 +139,10 @@ pub fn write(
     w: &mut dyn Write,
     records: &[JobRecord],
     platform: &Platform,
+    clock: &Clock,
     about: &[String],
 ) -> std::io::Result<()> {
-    swf::write_to(&trace(records, platform, about), w)
+    swf::write_to(&trace(records, platform, clock, about), w)
 }
 
 #[cfg(test)]
@@ -124,8 +172,9 @@ mod tests {
             requeues: 0,
             held: 0.0,
             moldable: None,
+            placements: Vec::new(),
         };
-        let t = trace(&[r], &Platform::uniform(2, 4), &[]);
+        let t = trace(&[r], &Platform::uniform(2, 4), &Clock::default(), &[]);
         let s = &t.records[0];
         assert_eq!(
             (
@@ -142,5 +191,51 @@ mod tests {
         let back = swf::read_from(&text[..], "x").unwrap();
         assert_eq!(back.records, t.records);
         assert_eq!(back.header.max_procs, Some(8));
+    }
+
+    #[test]
+    fn numbers_from_one_and_a_calendar_origin_in_the_header() {
+        let rec = |id: u64| JobRecord {
+            id,
+            arrival: id,
+            submit: SimTime::from_secs(id as i64),
+            start: SimTime::from_secs(id as i64),
+            end: SimTime::from_secs(id as i64 + 1),
+            size: 1,
+            components: vec![1],
+            clusters: vec![0],
+            estimate: SimTime::from_secs(1),
+            runtime: SimTime::from_secs(1),
+            user: None,
+            injected: false,
+            jumped_ahead: false,
+            killed: false,
+            requeues: 0,
+            held: 1.0,
+            moldable: None,
+            placements: Vec::new(),
+        };
+        let p = Platform::uniform(1, 4);
+        // Ids from 0 (a Batsim workload): written from 1.
+        let t = trace(&[rec(0), rec(1)], &p, &Clock::default(), &[]);
+        let numbers: Vec<i64> = t.records.iter().map(|r| r.job_number).collect();
+        assert_eq!(numbers, [1, 2]);
+        assert_eq!(t.header.unix_start_time, Some(0));
+        assert_eq!(t.header.time_zone(), Some("UTC"));
+        assert!(t.header.lines.iter().any(|l| l.contains("id + 1")));
+        // Ids from 1 keep their numbers; a trace's clock is kept.
+        let clock = Clock {
+            unix_start_time: Some(1_041_377_305),
+            time_zone: Some("Europe/Amsterdam".into()),
+        };
+        let t = trace(&[rec(1), rec(2)], &p, &clock, &[]);
+        let numbers: Vec<i64> = t.records.iter().map(|r| r.job_number).collect();
+        assert_eq!(numbers, [1, 2]);
+        let mut text = Vec::new();
+        swf::write_to(&t, &mut text).unwrap();
+        let back = swf::read_from(&text[..], "x").unwrap();
+        assert_eq!(back.header.unix_start_time, Some(1_041_377_305));
+        assert_eq!(back.header.time_zone(), Some("Europe/Amsterdam"));
+        assert!(!back.header.lines.iter().any(|l| l.contains("id + 1")));
     }
 }

@@ -34,6 +34,9 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
             scenario.file.run.completions.map_or(0, |c| c.0)
         );
     }
+    if let Some(u) = &result.unconverged {
+        let _ = writeln!(out, "note: {u}");
+    }
     out.push_str(&overall(&s));
     if !s.moldable.is_empty() {
         out.push('\n');

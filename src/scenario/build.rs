@@ -2,15 +2,18 @@
 //! scenario.
 
 use super::schema::{
-    InlineJob, OneOrMany, Oversize, PlatformSection, TimelineEntry, WorkloadKind, WorkloadSection,
+    GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, InlineJob, OneOrMany,
+    Oversize, PlatformSection, ScenarioFile, TimelineEntry, WorkloadKind, WorkloadSection,
     workload_keys,
 };
 use super::values::{MAX_SECONDS, Shown};
 use super::{Scenario, ScenarioError};
 use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
+use crate::model::platform::MAX_PROCESSORS;
 use crate::model::{Cluster, JobSpec, Platform, SimTime, split_even};
 use crate::workload::blanco::{BlancoParams, BlancoWorkload, Sigma};
+use crate::workload::graphs::{GraphPace, GraphStreamParams};
 use crate::workload::grid::{GridParams, GridWorkload};
 use crate::workload::moldable::{MoldableParams, MoldableWorkload};
 use crate::workload::ngubiri::{NgubiriParams, NgubiriWorkload, phased_bounds, split_count};
@@ -37,6 +40,9 @@ pub struct WorkloadFacts {
     pub graphs: Option<crate::workload::graphs::GraphStreamParams>,
     /// Human notes (skipped trace lines, clamped jobs …) for reports.
     pub notes: Vec<String>,
+    /// Where an SWF trace's time 0 stands in calendar time (its header's
+    /// `UnixStartTime` and `TimeZoneString`), for the schedule's SWF.
+    pub clock: crate::report::swf_out::Clock,
 }
 
 pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
@@ -101,6 +107,17 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 .map(|x| x.span())
                 .or_else(|| w.split.as_ref().map(|x| x.span()))
                 .unwrap_or_else(|| w.kind.span());
+            let platform = need_platform(s, &platform)?;
+            if params.max_size as u64 > platform.total_processors() {
+                return Err(s.error_at(
+                    size_span,
+                    format!(
+                        "max_size ({}) must be at most the platform's {} processors: a larger job can never run",
+                        params.max_size,
+                        platform.total_processors()
+                    ),
+                ));
+            }
             if params.min_size > params.max_size {
                 return Err(s.error_at(
                     size_span,
@@ -111,7 +128,6 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 ));
             }
             check_generated_times(s, w, &params)?;
-            let platform = need_platform(s, &platform)?;
             check_generated_sizes(s, &params, platform, size_span)?;
             facts.ngubiri = Some(params);
         }
@@ -148,9 +164,10 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             facts.jobs = Some(Arc::new(specs));
         }
         WorkloadKind::Swf | WorkloadKind::Batsim => {
-            let (jobs, trace_platform, notes) = trace_jobs(s, w, kind, platform.as_ref())?;
+            let (jobs, trace_platform, notes, clock) = trace_jobs(s, w, kind, platform.as_ref())?;
             facts.jobs = Some(Arc::new(jobs));
             facts.notes = notes;
+            facts.clock = clock;
             if platform.is_none() {
                 facts.platform = trace_platform;
             }
@@ -160,29 +177,23 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         facts.platform = platform.unwrap_or_default();
     }
     if let Some(g) = &f.graphs {
-        let gs = g.get_ref();
-        let last = facts
-            .jobs
-            .as_ref()
-            .and_then(|j| j.iter().map(|j| j.submit).max());
-        let until = match (&gs.until, last) {
-            (Some(u), _) => SimTime::from_secs_f64(u.0),
-            (None, Some(t)) => t,
-            (None, None) => {
-                return Err(s.error_at(
-                    g.span(),
-                    "[graphs] needs `until` (seconds) beside a generated workload",
-                ));
+        let stream = graph_stream(s, g, facts.jobs.as_deref())?;
+        let expected = match stream.pace {
+            crate::workload::graphs::GraphPace::Count(n) => n as f64,
+            crate::workload::graphs::GraphPace::Rate(mean) => {
+                (stream.until - stream.from).as_secs_f64() / mean
             }
         };
-        facts.graphs = Some(crate::workload::graphs::GraphStreamParams {
-            mean_interarrival: gs.mean_interarrival.0,
-            size: gs.size,
-            tpes: gs.tpes.0,
-            per_family: gs.per_family.0,
-            unit: gs.unit.0,
-            until,
-        });
+        if expected > crate::workload::graphs::MAX_GRAPHS {
+            return Err(s.error_at(
+                g.span(),
+                format!(
+                    "[graphs] would draw about {expected:.3e} graphs a replication; at most {} are allowed (each waiting graph keeps its subtasks and schedule): lower `count`, raise `mean_interarrival` or shorten `until`",
+                    crate::workload::graphs::MAX_GRAPHS
+                ),
+            ));
+        }
+        facts.graphs = Some(stream);
     }
     if let Err((key, m)) = crate::policy::catalog::check_key(&f.policy) {
         let mut path = vec!["policy"];
@@ -256,8 +267,51 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
                 format!("[expect] \"{name}\" needs `min`, `max` or both"),
             ));
         }
+        if let (Some(lo), Some(hi)) = (b.min, b.max)
+            && lo > hi
+        {
+            return Err(s.error_at(
+                bound.span(),
+                format!(
+                    "[expect] \"{name}\" has `min` {} above `max` {}: no figure can pass",
+                    Shown(lo),
+                    Shown(hi)
+                ),
+            ));
+        }
+    }
+    let warmup = f.run.warmup_jobs;
+    if warmup > 0
+        && let Some(jobs) = jobs_per_replication(f, &facts)
+        && warmup >= jobs
+    {
+        return Err(s.error_at_key(
+            &["run", "warmup_jobs"],
+            format!(
+                "`warmup_jobs` = {warmup} leaves no job to measure: a replication runs {jobs} job{}; give fewer than {jobs}",
+                if jobs == 1 { "" } else { "s" }
+            ),
+        ));
     }
     Ok(facts)
+}
+
+/// The number of jobs each replication of `f` runs, if known in advance.
+fn jobs_per_replication(f: &ScenarioFile, facts: &WorkloadFacts) -> Option<u64> {
+    if let Some(n) = f.run.completions {
+        return Some(n.0 as u64);
+    }
+    if facts.blanco.is_some() || facts.grid.is_some() || facts.moldable.is_some() {
+        return Some(f.run.jobs.0 as u64);
+    }
+    if facts.graphs.is_some() {
+        return None;
+    }
+    match (&facts.ngubiri, &facts.jobs) {
+        (Some(_), _) => Some(f.run.jobs.0 as u64),
+        (None, Some(j)) => Some(j.len() as u64),
+        _ => None,
+    }
 }
 
 fn need_platform<'a>(s: &Scenario, p: &'a Option<Platform>) -> Result<&'a Platform, ScenarioError> {
@@ -273,7 +327,15 @@ fn trace_jobs(
     w: &WorkloadSection,
     kind: WorkloadKind,
     platform: Option<&Platform>,
-) -> Result<(Vec<JobSpec>, Platform, Vec<String>), ScenarioError> {
+) -> Result<
+    (
+        Vec<JobSpec>,
+        Platform,
+        Vec<String>,
+        crate::report::swf_out::Clock,
+    ),
+    ScenarioError,
+> {
     let path = w.path.as_ref().ok_or_else(|| {
         s.error_at(
             w.kind.span(),
@@ -284,8 +346,13 @@ fn trace_jobs(
     if !full.exists() {
         let given = std::path::Path::new(path.get_ref());
         let mut looked = vec![full.display().to_string()];
-        if given.is_relative() && given != full {
-            looked.push(given.display().to_string());
+        if given.is_relative() {
+            if given != full {
+                looked[0].push_str(" (from the scenario's folder)");
+                looked.push(format!("{} (from the current folder)", given.display()));
+            } else {
+                looked[0].push_str(" (from the scenario's folder, the current one)");
+            }
         }
         let download = w
             .download
@@ -307,6 +374,7 @@ fn trace_jobs(
         })));
     }
     let mut notes = Vec::new();
+    let mut clock = crate::report::swf_out::Clock::default();
     // (job, where it is in the trace) for every runnable job.
     let (jobs, where_, trace_procs, name): (Vec<JobSpec>, Vec<String>, u32, String) = match kind {
         WorkloadKind::Batsim => {
@@ -323,6 +391,7 @@ fn trace_jobs(
             let trace = swf::read_path(&full)
                 .map_err(|e| s.error_at(path.span(), format!("workload.path: {e}")))?;
             let (swf_jobs, skips) = swf::to_jobs(&trace);
+            clock = crate::report::swf_out::Clock::of(&trace.header);
             if skips.total() > 0 {
                 let parts: Vec<String> = swf::SkipReason::ALL
                     .iter()
@@ -406,6 +475,15 @@ fn trace_jobs(
         .zip(where_)
         .filter(|(j, _)| start.is_none_or(|t| j.submit >= t) && end.is_none_or(|t| j.submit < t))
         .take(first.unwrap_or(usize::MAX));
+    if platform.is_none() && trace_procs as u64 > MAX_PROCESSORS {
+        return Err(s.error_at(
+            path.span(),
+            format!(
+                "{}: the trace's {trace_procs} processors are more than the {MAX_PROCESSORS} schedscope holds; give a smaller [platform] (with `oversize` for the wider jobs)",
+                path.get_ref()
+            ),
+        ));
+    }
     let trace_platform = || Platform {
         split_overhead: 0.0,
         clusters: vec![Cluster {
@@ -463,7 +541,90 @@ fn trace_jobs(
     if out.is_empty() {
         return Err(s.error_at(path.span(), "the trace selection holds no runnable job"));
     }
-    Ok((out, platform, notes))
+    if w.start_at_zero.as_ref().is_some_and(|x| *x.get_ref()) {
+        // Jobs are in submit order, so the first is the earliest.
+        let origin = out[0].submit;
+        for j in &mut out {
+            j.submit = SimTime(j.submit.0 - origin.0);
+        }
+        // Time 0 of the outputs is now the first job's submit.
+        if let Some(u) = clock.unix_start_time.as_mut() {
+            *u += origin.0.div_euclid(1_000_000);
+        }
+        if origin > SimTime::ZERO {
+            notes.push(format!(
+                "submit times shifted by -{} s (start_at_zero)",
+                Shown(origin.as_secs_f64())
+            ));
+        }
+    }
+    Ok((out, platform, notes, clock))
+}
+
+/// The graph stream of `[graphs]` beside `jobs` (a trace's or inline
+/// jobs; none for a generated workload).
+fn graph_stream(
+    s: &Scenario,
+    g: &Spanned<GraphsSection>,
+    jobs: Option<&Vec<JobSpec>>,
+) -> Result<GraphStreamParams, ScenarioError> {
+    let gs = g.get_ref();
+    let submits = jobs.map(|j| j.iter().map(|j| j.submit));
+    let first = submits.clone().and_then(|t| t.min());
+    let last = submits.and_then(|t| t.max());
+    let (from, until) = match (gs.until.as_ref().map(|u| *u.get_ref()), first, last) {
+        (Some(GraphsUntil::At(u)), _, _) => (SimTime::ZERO, SimTime::from_secs_f64(u.0)),
+        (Some(GraphsUntil::Trace), Some(a), Some(b)) => (a, b),
+        (None, _, Some(b)) => (SimTime::ZERO, b),
+        (Some(GraphsUntil::Trace), _, _) | (None, _, None) => {
+            return Err(s.error_at(
+                gs.until.as_ref().map_or(g.span(), |u| u.span()),
+                "[graphs] needs `until` (seconds) beside a generated workload",
+            ));
+        }
+    };
+    let arrivals = gs
+        .arrivals
+        .as_ref()
+        .map_or(GraphArrivals::Count, |a| *a.get_ref());
+    let misplaced = match arrivals {
+        GraphArrivals::Count => gs
+            .mean_interarrival
+            .as_ref()
+            .map(|x| ("mean_interarrival", "rate", x.span())),
+        GraphArrivals::Rate => gs.count.as_ref().map(|x| ("count", "count", x.span())),
+    };
+    if let Some((key, reading, span)) = misplaced {
+        return Err(s.error_at(
+            span,
+            format!(
+                "[graphs] `{key}` applies to arrivals = \"{reading}\"; this stream has arrivals = \"{}\" (set `arrivals = \"{reading}\"` or drop `{key}`)",
+                match arrivals {
+                    GraphArrivals::Count => "count",
+                    GraphArrivals::Rate => "rate",
+                }
+            ),
+        ));
+    }
+    let pace = match arrivals {
+        GraphArrivals::Count => {
+            GraphPace::Count(gs.count.as_ref().map_or(GRAPH_COUNT, |c| c.get_ref().0))
+        }
+        GraphArrivals::Rate => GraphPace::Rate(
+            gs.mean_interarrival
+                .as_ref()
+                .map_or(GRAPH_GAP, |m| m.get_ref().0),
+        ),
+    };
+    Ok(GraphStreamParams {
+        pace,
+        size: gs.size,
+        tpes: gs.tpes.0,
+        per_family: gs.per_family.0,
+        unit: gs.unit.0,
+        from,
+        until,
+    })
 }
 
 fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, ScenarioError> {
@@ -516,8 +677,10 @@ fn platform_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
                     return Err(s.error_at(
                         a.span(),
                         format!(
-                            "platform.network.abw: {} links given for {n} clusters (one per cluster, or one value for all)",
-                            v.len()
+                            "platform.network.abw: {} link{} given for {n} cluster{} (one per cluster, or one value for all)",
+                            v.len(),
+                            if v.len() == 1 { "" } else { "s" },
+                            if n == 1 { "" } else { "s" }
                         ),
                     ));
                 }
@@ -571,28 +734,84 @@ fn clusters_of(s: &Scenario, p: &Spanned<PlatformSection>) -> Result<Platform, S
             };
             let t = shape.get_ref().replace('×', "x");
             let (a, b) = t.split_once(['x', 'X']).ok_or_else(bad)?;
-            let count: usize = a.trim().parse().map_err(|_| bad())?;
-            let procs: u32 = b.trim().parse().map_err(|_| bad())?;
-            if count == 0 || procs == 0 || count > u16::MAX as usize {
+            // Digits too many for any number are too large, not malformed.
+            let number = |x: &str| -> Option<u128> {
+                let x = x.trim();
+                if x.is_empty() || !x.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                Some(x.parse::<u128>().unwrap_or(u128::MAX))
+            };
+            let (Some(count), Some(procs)) = (number(a), number(b)) else {
                 return Err(bad());
+            };
+            if count == 0 || procs == 0 {
+                return Err(bad());
+            }
+            let too_many = |what: String| {
+                s.error_at(
+                    shape.span(),
+                    format!("shape \"{}\": {what}", shape.get_ref()),
+                )
+            };
+            if count > u16::MAX as u128 {
+                return Err(too_many(format!(
+                    "at most {} clusters, found {}",
+                    u16::MAX,
+                    a.trim()
+                )));
+            }
+            if procs > u32::MAX as u128 {
+                return Err(too_many(format!(
+                    "at most {} processors a cluster, found {}",
+                    u32::MAX,
+                    b.trim()
+                )));
+            }
+            let (count, procs) = (count as usize, procs as u32);
+            let total = count as u64 * procs as u64;
+            if total > MAX_PROCESSORS {
+                return Err(s.error_at(shape.span(), too_many_processors(total)));
             }
             Ok(Platform::uniform(count, procs))
         }
-        (None, false) => Ok(Platform {
-            split_overhead: 0.0,
-            clusters: sec
-                .clusters
-                .iter()
-                .enumerate()
-                .map(|(i, c)| Cluster {
-                    name: c.get_ref().name.clone().unwrap_or_else(|| format!("c{i}")),
-                    processors: c.get_ref().processors.0,
-                    speed: c.get_ref().speed.0,
-                })
-                .collect(),
-            network: None,
-        }),
+        (None, false) => {
+            let mut total = 0u64;
+            for c in &sec.clusters {
+                total += c.get_ref().processors.0 as u64;
+                if total > MAX_PROCESSORS {
+                    let all: u64 = sec.clusters.iter().map(|c| c.get_ref().processors.0 as u64).sum();
+                    return Err(s.error_at(c.span(), too_many_processors(all)));
+                }
+            }
+            clusters_listed(sec)
+        }
     }
+}
+
+/// Why a platform of `total` processors is refused.
+fn too_many_processors(total: u64) -> String {
+    format!(
+        "[platform] has {total} processors in all; schedscope holds at most {MAX_PROCESSORS} (it keeps the owner of every processor, 4 bytes each)"
+    )
+}
+
+/// The platform of `[[platform.clusters]]` entries.
+fn clusters_listed(sec: &PlatformSection) -> Result<Platform, ScenarioError> {
+    Ok(Platform {
+        split_overhead: 0.0,
+        clusters: sec
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Cluster {
+                name: c.get_ref().name.clone().unwrap_or_else(|| format!("c{i}")),
+                processors: c.get_ref().processors.0,
+                speed: c.get_ref().speed.0,
+            })
+            .collect(),
+        network: None,
+    })
 }
 
 /// The package-allocation generator's keys, each checked where it is.
@@ -1035,11 +1254,12 @@ fn check_generated_sizes(
                 return Err(s.error_at(
                     span.clone(),
                     format!(
-                        "a generated job of size {size} split as {} can never run on {} (largest cluster {}, {} clusters): lower max_size or split.threshold, or raise split.max_components",
+                        "a generated job of size {size} split as {} can never run on {} (largest cluster {}, {} cluster{}): lower max_size or split.threshold, or raise split.max_components",
                         join(&widths),
                         platform.shape(),
                         platform.largest_cluster(),
-                        platform.clusters.len()
+                        platform.clusters.len(),
+                        if platform.clusters.len() == 1 { "" } else { "s" }
                     ),
                 ));
             }
@@ -1203,18 +1423,8 @@ fn check_command(
                 if let Some(e) = j.site_error(platform) {
                     return Err(s.error_at(span, format!("timeline: {e}")));
                 }
-                for (what, t) in [("runtime", Some(j.runtime)), ("estimate", j.estimate)] {
-                    if let Some(t) = t
-                        && !(t.is_finite() && (0.0..=MAX_SECONDS).contains(&t))
-                    {
-                        return Err(s.error_at(
-                            span,
-                            format!(
-                                "timeline: an injected job's {what} must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found {}",
-                                Shown(t)
-                            ),
-                        ));
-                    }
+                if let Some((what, e)) = j.time_error() {
+                    return Err(s.error_at(span, format!("timeline: an injected job's {what} {e}")));
                 }
             }
         }
@@ -1280,23 +1490,14 @@ impl Scenario {
         &self.facts
     }
 
+    /// Where time 0 stands in calendar time (see [`WorkloadFacts::clock`]).
+    pub fn trace_clock(&self) -> &crate::report::swf_out::Clock {
+        &self.facts.clock
+    }
+
     /// The number of jobs each replication runs, if known in advance.
     pub fn jobs_per_replication(&self) -> Option<u64> {
-        if let Some(n) = self.file.run.completions {
-            return Some(n.0 as u64);
-        }
-        if self.facts.blanco.is_some() || self.facts.grid.is_some() || self.facts.moldable.is_some()
-        {
-            return Some(self.file.run.jobs.0 as u64);
-        }
-        if self.facts.graphs.is_some() {
-            return None;
-        }
-        match (&self.facts.ngubiri, &self.facts.jobs) {
-            (Some(_), _) => Some(self.file.run.jobs.0 as u64),
-            (None, Some(j)) => Some(j.len() as u64),
-            _ => None,
-        }
+        jobs_per_replication(&self.file, &self.facts)
     }
 
     /// An engine for one run seeded with `seed`. With `endless`, a generated

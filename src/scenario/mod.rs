@@ -151,18 +151,21 @@ impl Scenario {
         base_dir: &Path,
         sets: &[String],
     ) -> Result<Scenario, ScenarioError> {
+        // The file as written, where overrides change it.
+        let original = (!sets.is_empty()).then_some(text);
         let text = if sets.is_empty() {
             text.to_string()
         } else {
             overrides::apply(text, sets)?
         };
-        // Line numbers are those of the text with the overrides applied.
+        // Errors are found in the text with the overrides applied and told
+        // in the file's lines (see `in_file_terms`).
         let origin = if sets.is_empty() {
             origin.to_string()
         } else {
             format!("{origin} (with {})", sets.join(", "))
         };
-        let file = parse_file(&text, &origin)?;
+        let file = parse_file(&text, &origin).map_err(|e| in_file_terms(e, original, sets))?;
         let mut s = Scenario {
             text,
             origin,
@@ -170,7 +173,7 @@ impl Scenario {
             file,
             facts: WorkloadFacts::default(),
         };
-        s.facts = build::validate(&s)?;
+        s.facts = build::validate(&s).map_err(|e| in_file_terms(e, original, sets))?;
         Ok(s)
     }
 
@@ -238,6 +241,45 @@ impl Scenario {
     pub fn save_with_log(&self, log: &[(SimTime, Command)]) -> String {
         overrides::append_timeline(&self.text, log)
     }
+
+    /// This scenario as one run on `seed` with `log` as its timeline: what
+    /// `schedscope run` of the result replays to the same figures as the
+    /// console showed, from any folder. The seed and a single replication
+    /// are written as keys where the scenario says otherwise (a seed above
+    /// the largest TOML integer, only as a note to run it with `--seed`),
+    /// and a relative workload file as the full path it was read from.
+    pub fn save_run(&self, seed: u64, log: &[(SimTime, Command)]) -> String {
+        let mut sets = Vec::new();
+        let mut note = String::new();
+        if seed != self.seed() {
+            if i64::try_from(seed).is_ok() {
+                sets.push(format!("seed={seed}"));
+            } else {
+                note = format!("\n# This run used seed {seed}: run it with --seed {seed}.\n");
+            }
+        }
+        if self.file.run.replications != Replications::Fixed(1) {
+            sets.push("run.replications=1".to_string());
+        }
+        // The saved file goes elsewhere: a relative workload file is named
+        // as this scenario found it.
+        if let Some(p) = &self.file.workload.get_ref().path
+            && Path::new(p.get_ref()).is_relative()
+            && let Ok(full) = std::path::absolute(self.resolve(p.get_ref()))
+        {
+            let full = toml::Value::String(full.display().to_string());
+            sets.push(format!("workload.path={full}"));
+        }
+        // Both keys exist in every scenario's schema: setting them cannot fail.
+        let text = if sets.is_empty() {
+            self.text.clone()
+        } else {
+            overrides::apply(&self.text, &sets).unwrap_or_else(|_| self.text.clone())
+        };
+        let mut out = overrides::append_timeline(&text, log);
+        out.push_str(&note);
+        out
+    }
 }
 
 /// Reads the TOML of a scenario into its fields, without the checks across
@@ -248,6 +290,11 @@ fn parse_file(text: &str, origin: &str) -> Result<ScenarioFile, ScenarioError> {
         match e.span() {
             Some(span) => ScenarioError::At {
                 message: match key_before(text, span.start) {
+                    // "max_jumps must be …" names its key already: once,
+                    // as the others do.
+                    Some(key) if message.starts_with(&format!("{key} ")) => {
+                        format!("`{key}`{}", &message[key.len()..])
+                    }
                     Some(key) if !message.contains(&format!("`{key}`")) => {
                         format!("`{key}` {message}")
                     }
@@ -261,6 +308,60 @@ fn parse_file(text: &str, origin: &str) -> Result<ScenarioFile, ScenarioError> {
             },
         }
     })
+}
+
+/// An error at a line of the overridden text, told in the file's terms: a
+/// line an override wrote is blamed on that `--set`, and a line of the
+/// file is quoted at its own number in the file (an override may have
+/// moved it), so that no message quotes a line the file does not have.
+fn in_file_terms(e: ScenarioError, original: Option<&str>, sets: &[String]) -> ScenarioError {
+    let Some(original) = original else {
+        return e;
+    };
+    let ScenarioError::At { mut at, message } = e else {
+        return e;
+    };
+    let lines: Vec<&str> = original.lines().collect();
+    let text = at.text.trim_end();
+    if lines.get(at.line.wrapping_sub(1)).map(|l| l.trim_end()) == Some(text) {
+        return ScenarioError::At { at, message };
+    }
+    // The key of a line, `key = value`.
+    let key_of = |l: &str| {
+        l.split('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches(['"', '\''])
+            .to_string()
+    };
+    // The file's own key at its own line, with the value the override gave.
+    if lines
+        .get(at.line.wrapping_sub(1))
+        .is_some_and(|l| l.contains('=') && key_of(l) == key_of(text))
+    {
+        return ScenarioError::At { at, message };
+    }
+    let same: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].trim_end() == text)
+        .collect();
+    if let [i] = same[..] {
+        at.line = i + 1;
+        return ScenarioError::At { at, message };
+    }
+    // A line the overrides wrote: the `--set` of its key.
+    let key = key_of(text);
+    let arg = sets.iter().rev().find(|a| {
+        a.split_once('=')
+            .is_some_and(|(p, _)| p.trim().rsplit('.').next() == Some(key.as_str()))
+    });
+    match arg {
+        Some(arg) => ScenarioError::Override {
+            arg: arg.clone(),
+            message,
+        },
+        None => ScenarioError::At { at, message },
+    }
 }
 
 /// Whether the scenario file has `[expect]` bounds, read without its

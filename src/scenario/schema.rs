@@ -93,9 +93,14 @@ fn unit_speed() -> Positive {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GraphsSection {
-    /// Mean time between two graphs (the paper: about 4 every 10 minutes).
-    #[serde(default = "d_graph_gap")]
-    pub mean_interarrival: PositiveSeconds,
+    /// How the stream's arrivals are set: a number of graphs over the
+    /// span (`count`) or a mean time between graphs (`mean_interarrival`).
+    pub arrivals: Option<Spanned<GraphArrivals>>,
+    /// Graphs over the span, for `arrivals = "count"` (the paper: 2,400).
+    pub count: Option<Spanned<AtLeastOne>>,
+    /// Mean time between two graphs, for `arrivals = "rate"` (the paper:
+    /// about 4 every 10 minutes).
+    pub mean_interarrival: Option<Spanned<PositiveSeconds>>,
     /// Subtasks per graph: "7-12", "13-18" or "19-24".
     #[serde(default = "d_graph_size")]
     pub size: crate::taskgraph::generate::SizeClass,
@@ -108,14 +113,57 @@ pub struct GraphsSection {
     /// Simulated seconds per weight unit of the graphs.
     #[serde(default = "d_unit")]
     pub unit: PositiveSeconds,
-    /// No graph arrives after this many seconds; by default the last
-    /// submit of the workload's jobs.
-    pub until: Option<Seconds>,
+    /// No graph arrives after this many seconds, or `"trace"`: graphs
+    /// arrive from the first to the last submit of the workload's jobs. By
+    /// default from 0 to the last submit.
+    pub until: Option<Spanned<GraphsUntil>>,
 }
 
-fn d_graph_gap() -> PositiveSeconds {
-    PositiveSeconds(150.0)
+/// `[graphs] arrivals`: what sets the graph stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GraphArrivals {
+    /// `count` graphs over the span, at the times of a Poisson process
+    /// given that count (sorted uniform draws).
+    #[default]
+    Count,
+    /// A Poisson process of mean gap `mean_interarrival` until the span
+    /// ends.
+    Rate,
 }
+
+/// `[graphs] until`: seconds, or the workload's span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GraphsUntil {
+    At(Seconds),
+    Trace,
+}
+
+impl<'de> Deserialize<'de> for GraphsUntil {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(f64),
+            Word(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Word(w) if w == "trace" => Ok(GraphsUntil::Trace),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "must be a time in seconds or \"trace\", found \"{w}\""
+            ))),
+            Raw::Number(v) => {
+                Seconds::deserialize(serde::de::value::F64Deserializer::<D::Error>::new(v))
+                    .map(GraphsUntil::At)
+            }
+        }
+    }
+}
+
+/// The paper's graph count for one branch of the test bench.
+pub const GRAPH_COUNT: u32 = 2_400;
+/// The paper's "about 4 every 10 minutes".
+pub const GRAPH_GAP: f64 = 150.0;
 fn d_graph_size() -> crate::taskgraph::generate::SizeClass {
     crate::taskgraph::generate::SizeClass::Gs7_12
 }
@@ -192,6 +240,8 @@ pub struct WorkloadSection {
     /// Jobs larger than the platform: reject the scenario, clamp them to the
     /// largest cluster, or skip them (counted).
     pub oversize: Option<Spanned<Oversize>>,
+    /// Shift the selected jobs' submit times so that the first is 0.
+    pub start_at_zero: Option<Spanned<bool>>,
     /// Where the file can be downloaded, said when it is missing.
     pub download: Option<Spanned<String>>,
     // kind = "blanco"
@@ -274,7 +324,15 @@ impl WorkloadSection {
         if let Some(j) = &self.jobs {
             v.push(("jobs", j.first().map_or(self.kind.span(), |x| x.span())));
         }
-        g!(path, first_jobs, start_time, end_time, oversize, download);
+        g!(
+            path,
+            first_jobs,
+            start_time,
+            end_time,
+            oversize,
+            start_at_zero,
+            download
+        );
         g!(
             interarrival_scale,
             interarrival_shape,
@@ -356,6 +414,7 @@ pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
             "start_time",
             "end_time",
             "oversize",
+            "start_at_zero",
             "download",
         ],
     }

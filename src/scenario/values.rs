@@ -8,7 +8,7 @@ use std::fmt;
 /// The latest time the simulation can hold, in seconds: `i64::MAX`
 /// microseconds, about 292,000 years. Later times are refused rather than
 /// clamped.
-pub const MAX_SECONDS: f64 = SimTime::MAX.0 as f64 / SimTime::TICKS_PER_SEC as f64;
+pub const MAX_SECONDS: f64 = SimTime::MAX_SECS;
 
 /// A number as a message shows it: huge and tiny ones in exponent form
 /// (`1e300`, not three hundred digits).
@@ -76,10 +76,43 @@ checked!(
     PositiveSeconds, f64, |v| v.is_finite() && v > 0.0 && v <= MAX_SECONDS,
     "a time in seconds greater than 0 and at most 9.2e12 (about 292,000 years)"
 );
-checked!(
-    /// A whole number at least one.
-    AtLeastOne, u32, |v| v >= 1, "a whole number at least 1"
-);
+/// A whole number at least one (that fits in 32 bits).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Serialize)]
+#[serde(transparent)]
+pub struct AtLeastOne(pub u32);
+
+impl<'de> Deserialize<'de> for AtLeastOne {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Read wider than it is kept, so that -1, 2^32 and "abc" get the
+        // range this key takes (from 1), not that of the type it is kept in.
+        struct Whole;
+        impl serde::de::Visitor<'_> for Whole {
+            type Value = AtLeastOne;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a whole number from 1 to {}", u32::MAX)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<AtLeastOne, E> {
+                match u32::try_from(v) {
+                    Ok(n) if n >= 1 => Ok(AtLeastOne(n)),
+                    _ => Err(E::custom(format!(
+                        "must be a whole number from 1 to {}, found {v}",
+                        u32::MAX
+                    ))),
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<AtLeastOne, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+        }
+        d.deserialize_i64(Whole)
+    }
+}
+
+impl fmt::Display for AtLeastOne {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 checked!(
     /// A probability-like parameter strictly between 0 and 1.
     OpenUnit, f64, |v| v.is_finite() && v > 0.0 && v < 1.0, "a number strictly between 0 and 1"

@@ -28,6 +28,15 @@ pub fn job_rate(platform: &Platform, assignment: &Assignment) -> f64 {
     }
 }
 
+/// Whether every assignment on `platform` runs at rate 1 (each speed 1,
+/// no split overhead): a job's expected span is then its estimate wherever
+/// it is placed.
+pub fn full_rate_everywhere(platform: &Platform) -> bool {
+    let full = |s: f64| s == 1.0 || !(s.is_finite() && s > 0.0);
+    let o = platform.split_overhead;
+    platform.clusters.iter().all(|c| full(c.speed)) && !(o > 0.0 && o.is_finite())
+}
+
 /// How long `work` (speed-1 time) takes at `rate`, rounded up to a tick.
 pub fn span(work: SimTime, rate: f64) -> SimTime {
     if rate == 1.0 {

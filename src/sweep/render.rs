@@ -105,14 +105,27 @@ pub fn render(report: Report, keys: &[String], rows: &[Row]) -> String {
     }
 }
 
-/// An array of `{"point": {key: value}, "summary": {...}}`.
+/// A point's value as JSON: a number where the text is one (`0.7`, `10`),
+/// else the text.
+fn point_value(v: &str) -> Value {
+    if let Ok(i) = v.parse::<i64>() {
+        return Value::from(i);
+    }
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() => Value::from(x),
+        _ => Value::String(v.to_string()),
+    }
+}
+
+/// An array of `{"point": {key: value}, "summary": {...}}`, numeric values
+/// as numbers.
 pub fn json(rows: &[Row]) -> String {
     let rows: Vec<Value> = rows
         .iter()
         .map(|r| {
             let mut point = Map::new();
             for (k, v) in r.settings {
-                point.insert(k.clone(), Value::String(v.clone()));
+                point.insert(k.clone(), point_value(v));
             }
             let mut o = Map::new();
             o.insert("point".into(), Value::Object(point));
@@ -296,5 +309,25 @@ mod tests {
         );
         assert!(loud.lines().next().unwrap().ends_with("killed"), "{loud}");
         assert!(!loud.contains("requeued"), "{loud}");
+    }
+
+    #[test]
+    fn numeric_point_values_are_json_numbers() {
+        let a = [
+            ("policy.name".to_string(), "easy".to_string()),
+            ("policy.max_jumps".to_string(), "10".to_string()),
+            ("workload.mean_interarrival".to_string(), "0.70".to_string()),
+        ];
+        let s = summary(1.0, 0.0);
+        let text = json(&[Row {
+            settings: &a,
+            summary: &s,
+        }]);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v[0]["point"],
+            json!({"policy.name": "easy", "policy.max_jumps": 10,
+                   "workload.mean_interarrival": 0.7})
+        );
     }
 }

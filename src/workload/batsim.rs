@@ -23,7 +23,7 @@ pub enum BatsimError {
         column: usize,
         message: String,
     },
-    #[error("{path}: job {job} (the {index}th in `jobs`): {message}")]
+    #[error("{path}: job {job} (number {index} in `jobs`): {message}")]
     Job {
         path: String,
         job: String,

@@ -10,10 +10,15 @@
 //! by [`crate::taskgraph::generate`] under the seed `(scenario seed, i)`;
 //! its schedule is the shortest of HLFET, ETF and MCP on `tpes` target
 //! processors; the job is as wide as the processors that schedule uses and
-//! runs for its length (weight units × `unit`), its estimate exact. The
-//! interarrival times are exponential with mean `mean_interarrival`
-//! (stream [`Purpose::Graphs`]); the stream stops at the first arrival
-//! after `until`.
+//! runs for its length (weight units × `unit`), its estimate exact.
+//!
+//! Arrivals (stream [`Purpose::Graphs`]) fall in the span `[from, until]`,
+//! paced one of two ways ([`GraphPace`]): a fixed count of graphs at the
+//! times of a Poisson process given that count (the count's sorted
+//! uniform draws over the span: the paper's "2,400 TGs within the 5-days
+//! period"), or exponential gaps of a mean from `from` until the first
+//! arrival after `until` (its "4 TGs arrive in approximately 10
+//! minutes").
 
 use super::JobSource;
 use super::rng::{Purpose, stream};
@@ -22,6 +27,7 @@ use crate::model::{JobSpec, SimTime};
 use crate::taskgraph::generate::{
     EdgeLength, GenParams, Meshing, SizeClass, WEIGHT_PAIRS, generate,
 };
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Exp};
 use std::sync::Arc;
@@ -30,15 +36,34 @@ use std::sync::Arc;
 /// apart from the jobs an operator injects ([`crate::engine::INJECTED_ID_BASE`]).
 pub const GRAPH_ID_BASE: u64 = 2_000_000_000;
 
+/// How the graphs' arrivals are paced over the span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GraphPace {
+    /// This many graphs, uniformly over the span (a Poisson process given
+    /// its count).
+    Count(u32),
+    /// Exponential gaps of this mean (s).
+    Rate(f64),
+}
+
+/// The most graphs one replication's stream may draw (`until` over
+/// `mean_interarrival`). Each graph that waits keeps its subtasks and its
+/// schedule (about 2.5 KB for 7–12 subtasks), and graphs that arrive
+/// faster than they run all wait: this bounds that memory to about half a
+/// gigabyte. The papers' experiment draws 2,880.
+pub const MAX_GRAPHS: f64 = 200_000.0;
+
 /// What the graph stream draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphStreamParams {
-    pub mean_interarrival: f64,
+    pub pace: GraphPace,
     pub size: SizeClass,
     pub tpes: u32,
     pub per_family: u32,
     /// Simulated seconds per weight unit.
     pub unit: f64,
+    /// No graph arrives before this time.
+    pub from: SimTime,
     /// No graph arrives after this time.
     pub until: SimTime,
 }
@@ -98,37 +123,75 @@ pub struct WithGraphs {
     inner: Box<dyn JobSource>,
     params: GraphStreamParams,
     seed: u64,
-    rng: ChaCha8Rng,
-    gap: Exp<f64>,
+    times: Times,
     next_graph: Option<JobSpec>,
     next_job: Option<JobSpec>,
     count: u64,
 }
 
+/// The arrival times still to come.
+enum Times {
+    /// Drawn up front, in order.
+    Fixed(std::vec::IntoIter<SimTime>),
+    /// Drawn one gap at a time after the last arrival.
+    Gaps {
+        rng: Box<ChaCha8Rng>,
+        gap: Exp<f64>,
+        last: SimTime,
+    },
+}
+
+impl Times {
+    fn new(p: &GraphStreamParams, seed: u64) -> Times {
+        let mut rng = stream(seed, Purpose::Graphs);
+        match p.pace {
+            GraphPace::Count(n) => {
+                let span = p.until.0.saturating_sub(p.from.0);
+                let mut t: Vec<SimTime> = (0..n)
+                    .map(|_| SimTime(p.from.0 + rng.random_range(0..=span)))
+                    .collect();
+                t.sort_unstable();
+                Times::Fixed(t.into_iter())
+            }
+            GraphPace::Rate(mean) => Times::Gaps {
+                rng: Box::new(rng),
+                gap: Exp::new(1.0 / mean).expect("validated mean"),
+                last: p.from,
+            },
+        }
+    }
+
+    fn next(&mut self, until: SimTime) -> Option<SimTime> {
+        match self {
+            Times::Fixed(t) => t.next(),
+            Times::Gaps { rng, gap, last } => {
+                let t = *last + SimTime::from_secs_f64(gap.sample(&mut **rng));
+                *last = t;
+                (t <= until).then_some(t)
+            }
+        }
+    }
+}
+
 impl WithGraphs {
     pub fn new(mut inner: Box<dyn JobSource>, params: GraphStreamParams, seed: u64) -> Self {
-        let mut rng = stream(seed, Purpose::Graphs);
-        let gap = Exp::new(1.0 / params.mean_interarrival).expect("validated mean");
-        let first = SimTime::from_secs_f64(gap.sample(&mut rng));
+        let times = Times::new(&params, seed);
         let next_job = inner.next_job();
         let mut w = WithGraphs {
             inner,
             params,
             seed,
-            rng,
-            gap,
+            times,
             next_graph: None,
             next_job,
             count: 0,
         };
-        w.next_graph = w.graph_at(first);
+        w.next_graph = w.next_graph();
         w
     }
 
-    fn graph_at(&mut self, t: SimTime) -> Option<JobSpec> {
-        if t > self.params.until {
-            return None;
-        }
+    fn next_graph(&mut self) -> Option<JobSpec> {
+        let t = self.times.next(self.params.until)?;
         let j = graph_job(&self.params, self.seed, self.count, t);
         self.count += 1;
         Some(j)
@@ -144,8 +207,7 @@ impl JobSource for WithGraphs {
         };
         if graph_first {
             let g = self.next_graph.take()?;
-            let next = g.submit + SimTime::from_secs_f64(self.gap.sample(&mut self.rng));
-            self.next_graph = self.graph_at(next);
+            self.next_graph = self.next_graph();
             Some(g)
         } else {
             let j = self.next_job.take()?;
@@ -161,13 +223,59 @@ mod tests {
 
     fn params() -> GraphStreamParams {
         GraphStreamParams {
-            mean_interarrival: 150.0,
+            pace: GraphPace::Rate(150.0),
             size: SizeClass::Gs7_12,
             tpes: 4,
             per_family: 5,
             unit: 1.0,
+            from: SimTime::ZERO,
             until: SimTime::from_secs(5 * 86_400),
         }
+    }
+
+    fn submits(p: GraphStreamParams, seed: u64) -> Vec<SimTime> {
+        let jobs: Vec<JobSpec> = Vec::new();
+        let mut s = WithGraphs::new(Box::new(jobs.into_iter()), p, seed);
+        std::iter::from_fn(|| s.next_job())
+            .map(|j| j.submit)
+            .collect()
+    }
+
+    #[test]
+    fn a_count_of_graphs_falls_inside_the_span_in_order() {
+        let (from, until) = (SimTime::from_secs(3_585_000), SimTime::from_secs(3_835_000));
+        let p = GraphStreamParams {
+            pace: GraphPace::Count(2_400),
+            from,
+            until,
+            ..params()
+        };
+        let t = submits(p.clone(), 4);
+        assert_eq!(t.len(), 2_400);
+        assert!(t.windows(2).all(|w| w[0] <= w[1]));
+        assert!(t[0] >= from && t[t.len() - 1] <= until);
+        // Uniform over the span: each half holds about half (sd ≈ 24.5).
+        let mid = SimTime((from.0 + until.0) / 2);
+        let early = t.iter().filter(|&&x| x < mid).count();
+        assert!((1_100..1_300).contains(&early), "{early}");
+        assert_eq!(t, submits(p, 4), "the same seed draws the same times");
+    }
+
+    #[test]
+    fn a_rate_stream_starts_at_its_span() {
+        let from = SimTime::from_secs(86_400);
+        let until = SimTime::from_secs(2 * 86_400);
+        let t = submits(
+            GraphStreamParams {
+                from,
+                until,
+                ..params()
+            },
+            9,
+        );
+        assert!(t[0] > from && t[t.len() - 1] <= until);
+        // One day at 4 per 600 s: 576 expected (sd 24).
+        assert!((480..672).contains(&t.len()), "{}", t.len());
     }
 
     #[test]

@@ -51,11 +51,19 @@ impl Default for NgubiriParams {
 }
 
 /// The probability of each size in [n1, n2] under D(q): weight 3·qⁱ when i is
-/// a power of two, qⁱ otherwise, normalised.
+/// a power of two, qⁱ otherwise, normalised. With q below 1 the weights
+/// fall to zero in `f64` after some thousand sizes (about 4,600 for
+/// q = 0.85); the sizes from there on can never be drawn and are left out,
+/// so the table holds at most that many entries whatever n2 is.
 pub fn size_distribution(q: f64, n1: u32, n2: u32) -> Vec<(u32, f64)> {
     let w: Vec<(u32, f64)> = (n1..=n2)
         .map(|i| {
-            let base = q.powi(i as i32);
+            // (Sizes past i32::MAX weigh nothing for any q below 1.)
+            let base = if i <= i32::MAX as u32 {
+                q.powi(i as i32)
+            } else {
+                0.0
+            };
             (
                 i,
                 if i.is_power_of_two() {
@@ -65,6 +73,7 @@ pub fn size_distribution(q: f64, n1: u32, n2: u32) -> Vec<(u32, f64)> {
                 },
             )
         })
+        .take_while(|&(i, x)| x > 0.0 || i == n1)
         .collect();
     let total: f64 = w.iter().map(|&(_, x)| x).sum();
     w.into_iter().map(|(i, x)| (i, x / total)).collect()
@@ -269,6 +278,23 @@ mod tests {
         let p = |s: u32| d[(s - 1) as usize].1;
         assert!(p(4) > p(3));
         assert!((p(4) / p(5) - 3.0 / 0.85).abs() < 1e-9);
+    }
+
+    /// A size range of four billion holds a table of the sizes that can be
+    /// drawn only: the weights are zero in `f64` after some thousands.
+    #[test]
+    fn a_huge_size_range_keeps_only_the_sizes_that_weigh_something() {
+        let d = size_distribution(0.85, 1, u32::MAX);
+        assert!(d.len() < 10_000, "{} entries", d.len());
+        assert!(d.iter().enumerate().all(|(i, &(s, _))| s as usize == i + 1));
+        let total: f64 = d.iter().map(|&(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        // The sizes left out would not change the weights of those kept.
+        let small = size_distribution(0.85, 1, 38);
+        assert!((d[3].1 / d[4].1 - small[3].1 / small[4].1).abs() < 1e-12);
+        // A range that starts where the weights are already zero keeps
+        // its first size, so that the table is never empty.
+        assert_eq!(size_distribution(0.85, 100_000, 100_010).len(), 1);
     }
 
     #[test]

@@ -18,11 +18,16 @@ const EXACT_ROWS: usize = 64;
 
 impl SizeHistogram {
     pub fn of(sizes: impl IntoIterator<Item = u32>) -> SizeHistogram {
-        let mut counts = BTreeMap::new();
+        let mut h = SizeHistogram::default();
         for s in sizes {
-            *counts.entry(s).or_insert(0) += 1;
+            h.add(s);
         }
-        SizeHistogram { counts }
+        h
+    }
+
+    /// Counts one more job of `size`.
+    pub fn add(&mut self, size: u32) {
+        *self.counts.entry(size).or_insert(0) += 1;
     }
 
     pub fn jobs(&self) -> u64 {
@@ -84,6 +89,9 @@ impl SizeHistogram {
 impl fmt::Display for SizeHistogram {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let jobs = self.jobs();
+        if jobs == 0 {
+            return writeln!(f, "0 jobs: no sizes to show");
+        }
         writeln!(
             f,
             "{jobs} jobs · mean size {:.2} · median {} · min {} · max {} · powers of two {:.1} %",
@@ -113,6 +121,12 @@ impl fmt::Display for SizeHistogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_jobs_reads_as_none() {
+        let t = SizeHistogram::of(std::iter::empty::<u32>()).to_string();
+        assert_eq!(t, "0 jobs: no sizes to show\n");
+    }
 
     #[test]
     fn counts_mean_median_and_powers_of_two() {

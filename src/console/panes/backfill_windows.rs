@@ -15,9 +15,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-/// Under a moldable backfilling policy with the paper's window rule
-/// (`window = "all-backfilled"`), whether the window has expired: a job
-/// waits and every running job was backfilled.
+/// Under a moldable backfilling policy with §4's window rule (`window =
+/// "all-backfilled"`; the default is `"estimate"`), whether the window has
+/// expired: a job waits and every running job was backfilled.
 fn all_backfilled_expired(snap: &Snapshot) -> bool {
     use crate::policy::fjt;
     let e = &snap.engine;
@@ -25,7 +25,7 @@ fn all_backfilled_expired(snap: &Snapshot) -> bool {
         && e.policy
             .params
             .get("window")
-            .is_none_or(|w| w.to_string().trim_matches('"') != "estimate");
+            .is_some_and(|w| w.to_string().trim_matches('"') == "all-backfilled");
     rule_applies
         && !e.queue.is_empty()
         && !e.running.is_empty()
@@ -412,6 +412,10 @@ mod tests {
         let mut snap = fixtures::snapshot();
         snap.engine = fixtures::with_backfill(snap.engine);
         snap.engine.policy.name = crate::policy::fjt::FJT1_BFM;
+        snap.engine.policy.params.insert(
+            "window".into(),
+            crate::sched::ParamValue::Text("all-backfilled".into()),
+        );
         for r in &mut snap.engine.running {
             r.jumped_ahead = true;
         }
@@ -428,7 +432,8 @@ mod tests {
         );
         assert!(t.contains("folded ×4"), "{t}");
         assert!(t.contains("aborted 2×"), "{t}");
-        // With windows read as estimates the paper's rule does not apply.
+        // With windows read as estimates (the default) §4's rule does not
+        // apply.
         snap.engine.policy.params.insert(
             "window".into(),
             crate::sched::ParamValue::Text("estimate".into()),

@@ -56,7 +56,7 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::raw("Enter applies "),
-        Span::styled(p.spec().label(), ctx.head()),
+        Span::styled(p.applies().label(), ctx.head()),
     ]));
     lines.push(Line::styled(
         "to the queue as it stands; running jobs keep running",

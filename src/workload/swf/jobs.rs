@@ -28,6 +28,9 @@ pub enum SkipReason {
     UnknownRunTime,
     /// Run time (field 4) is negative but not `-1`.
     InvalidRunTime,
+    /// Requested processors (field 8) are 2^32 or more, or negative but
+    /// not `-1`: no count a job can have, and not "unknown" either.
+    InvalidRequestedProcs,
     /// Neither requested (field 8) nor allocated (field 5) processors hold a
     /// positive count.
     UnknownSize,
@@ -39,9 +42,10 @@ pub enum SkipReason {
 
 impl SkipReason {
     /// Every reason, in the order they are checked.
-    pub const ALL: [SkipReason; 5] = [
+    pub const ALL: [SkipReason; 6] = [
         SkipReason::UnknownRunTime,
         SkipReason::InvalidRunTime,
+        SkipReason::InvalidRequestedProcs,
         SkipReason::UnknownSize,
         SkipReason::NegativeSubmit,
         SkipReason::InvalidJobNumber,
@@ -52,6 +56,7 @@ impl SkipReason {
         match self {
             SkipReason::UnknownRunTime => "unknown run time",
             SkipReason::InvalidRunTime => "negative run time",
+            SkipReason::InvalidRequestedProcs => "bad requested procs",
             SkipReason::UnknownSize => "unknown size",
             SkipReason::NegativeSubmit => "negative submit time",
             SkipReason::InvalidJobNumber => "negative job number",
@@ -72,6 +77,8 @@ impl fmt::Display for SkipReason {
 pub struct SkipCounts {
     pub unknown_run_time: usize,
     pub invalid_run_time: usize,
+    #[serde(default)]
+    pub invalid_requested_procs: usize,
     pub unknown_size: usize,
     pub negative_submit: usize,
     pub invalid_job_number: usize,
@@ -86,6 +93,7 @@ impl SkipCounts {
         match reason {
             SkipReason::UnknownRunTime => self.unknown_run_time,
             SkipReason::InvalidRunTime => self.invalid_run_time,
+            SkipReason::InvalidRequestedProcs => self.invalid_requested_procs,
             SkipReason::UnknownSize => self.unknown_size,
             SkipReason::NegativeSubmit => self.negative_submit,
             SkipReason::InvalidJobNumber => self.invalid_job_number,
@@ -97,6 +105,7 @@ impl SkipCounts {
         let slot = match reason {
             SkipReason::UnknownRunTime => &mut self.unknown_run_time,
             SkipReason::InvalidRunTime => &mut self.invalid_run_time,
+            SkipReason::InvalidRequestedProcs => &mut self.invalid_requested_procs,
             SkipReason::UnknownSize => &mut self.unknown_size,
             SkipReason::NegativeSubmit => &mut self.negative_submit,
             SkipReason::InvalidJobNumber => &mut self.invalid_job_number,

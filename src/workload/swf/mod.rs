@@ -268,21 +268,26 @@ mod tests {
 5 7 0 -7 2 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
 -1 8 0 7 2 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
 7 9 0 0 8 -1 -1 -1 30 -1 1 -1 -1 -1 -1 -1 -1 -1
+8 9 0 5 8 -1 -1 4294967296 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+9 9 0 5 8 -1 -1 -2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
 ";
         let trace = parse(text).unwrap();
         let (jobs, skips) = to_jobs(&trace);
+        // Field 8 of 2^32 or -2 is no count: skipped and counted, not
+        // replaced by field 5.
         assert_eq!(
             skips,
             SkipCounts {
                 unknown_run_time: 1,
                 invalid_run_time: 1,
+                invalid_requested_procs: 2,
                 unknown_size: 1,
                 negative_submit: 1,
                 invalid_job_number: 1,
                 reordered: false,
             }
         );
-        assert_eq!(skips.total(), 5);
+        assert_eq!(skips.total(), 7);
         assert_eq!(
             jobs,
             vec![
@@ -307,14 +312,15 @@ mod tests {
             ]
         );
         let info = info(&trace);
-        assert_eq!(info.records, 7);
+        assert_eq!(info.records, 9);
         assert_eq!(info.jobs, 2);
         assert_eq!(info.submit_span(), Some(9));
         assert_eq!(info.max_job_size, Some(8));
         assert_eq!(info.jobs_over_max_procs, 1);
         let table = info.to_string();
         assert!(table.contains("\n  unknown run time      1\n"), "{table}");
-        assert!(table.contains("\nskipped                 5\n"), "{table}");
+        assert!(table.contains("\nskipped                 7\n"), "{table}");
+        assert!(table.contains("\n  bad requested procs   2\n"), "{table}");
         assert!(table.contains("4 (header), 8 (largest job)"), "{table}");
     }
 

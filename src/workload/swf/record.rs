@@ -151,6 +151,11 @@ impl SwfRecord {
         if self.run_time < 0 {
             return Err(SkipReason::InvalidRunTime);
         }
+        // Field 8 is a count, 0 or -1 (unknown): anything else is not
+        // silently replaced by field 5.
+        if self.requested_procs != UNKNOWN && u32::try_from(self.requested_procs).is_err() {
+            return Err(SkipReason::InvalidRequestedProcs);
+        }
         let Some(size) = self.job_size() else {
             return Err(SkipReason::UnknownSize);
         };
@@ -285,6 +290,14 @@ impl SwfHeader {
         header.max_records = header.number("MaxRecords");
         header.unix_start_time = header.number("UnixStartTime");
         header
+    }
+
+    /// `; TimeZoneString: Zone` (a tz database name such as
+    /// `Europe/Amsterdam`), without the remark some traces put after it.
+    pub fn time_zone(&self) -> Option<&str> {
+        self.value("TimeZoneString")?
+            .split_ascii_whitespace()
+            .next()
     }
 
     /// The text after the colon of the first `; Key: value` line whose key
