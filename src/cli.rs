@@ -538,8 +538,8 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                 // Rows go out as jobs end: nothing is kept, however many
                 // jobs the run has.
                 let mut stdout = std::io::stdout().lock();
-                let mut rows = report::csv::JobRows::new(&mut stdout, &sc)
-                    .map_err(|e| Failure::Other(e.into()))?;
+                let mut rows =
+                    report::csv::JobRows::new(&mut stdout, &sc).map_err(Failure::from_stdout)?;
                 let mut failed = None;
                 let mut row = |rep: u32, r: &crate::model::JobRecord| match rows.row(rep, r) {
                     Ok(()) => true,
@@ -552,9 +552,9 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
                     runner::run_streaming(&sc, &opts, progress, &mut row)
                 })?;
                 if let Some(e) = failed {
-                    return Err(Failure::Other(e.into()));
+                    return Err(Failure::from_stdout(e));
                 }
-                rows.finish().map_err(|e| Failure::Other(e.into()))?;
+                rows.finish().map_err(Failure::from_stdout)?;
                 return Ok(());
             }
             let result = run_with_progress(&sc, &opts)?;

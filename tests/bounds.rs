@@ -101,12 +101,12 @@ fn a_generated_size_above_the_platform_is_refused_before_any_table_is_built() {
 
 #[test]
 fn a_graph_stream_that_would_draw_too_many_graphs_is_refused() {
-    let text = "name = \"graphs\"\n[platform]\nshape = \"1x16\"\n[workload]\nkind = \"jobs\"\njobs = [{ submit = 0, size = 1, runtime = 1 }]\n[graphs]\nmean_interarrival = 0.000001\nuntil = 432000\n";
+    let text = "name = \"graphs\"\n[platform]\nshape = \"1x16\"\n[workload]\nkind = \"jobs\"\njobs = [{ submit = 0, size = 1, runtime = 1 }]\n[graphs]\narrivals = \"rate\"\nmean_interarrival = 0.000001\nuntil = 432000\n";
     let (code, err, path) = validate(text);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&format!("{path}:8:")), "{err}");
+    assert!(err.contains(&format!("{path}:9:")), "{err}");
     assert!(
-        err.contains("[graphs] mean_interarrival = 1e-6 s until 432000 s would draw about 4.320e11 graphs; at most 200000 are allowed (each waiting graph keeps its subtasks and schedule): raise mean_interarrival to at least 2.16 s or lower `until`"),
+        err.contains("[graphs] mean_interarrival = 1e-6 s over 432000 s would draw about 4.320e11 graphs; at most 200000 are allowed (each waiting graph keeps its subtasks and schedule): raise mean_interarrival to at least 2.16 s or shorten the span"),
         "{err}"
     );
 }

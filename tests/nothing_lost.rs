@@ -262,3 +262,89 @@ fn every_policy_on_every_scenario_runs_each_job_or_refuses_it() {
         "{tally:?}"
     );
 }
+
+/// A switch to a policy that could never run a job that waits is refused
+/// with the job named; the run goes on under the policy it had, and ends
+/// with every job run.
+#[test]
+fn a_switch_that_would_strand_a_waiting_job_is_refused() {
+    use schedscope::engine::{CommandError, Engine, EngineConfig};
+    use schedscope::model::{JobSpec, Platform};
+    use schedscope::sched::{
+        Abort, JobView, MaxJumps, Policy, PolicyName, PolicySpec, PolicyState, Start, SystemView,
+    };
+    // A policy that runs only jobs of one processor.
+    struct Ones(PolicySpec);
+    impl Policy for Ones {
+        fn spec(&self) -> &PolicySpec {
+            &self.0
+        }
+        fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<Abort>) {}
+        fn schedule(&mut self, _: &SystemView<'_>, _: &mut Vec<Start>) {}
+        fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {
+            None
+        }
+        fn state(&self, _: &SystemView<'_>) -> PolicyState {
+            PolicyState::Idle
+        }
+        fn admits(&self, job: &JobView, _: &Platform) -> Result<(), String> {
+            match job.size {
+                1 => Ok(()),
+                n => Err(format!(
+                    "job {} has {n} tasks; this policy runs one",
+                    job.id
+                )),
+            }
+        }
+    }
+    fn build(spec: &PolicySpec, p: &Platform) -> Result<Box<dyn Policy>, String> {
+        match spec.name {
+            PolicyName::Fpfs => Ok(Box::new(Ones(spec.clone()))),
+            _ => schedscope::policy::build(spec, p),
+        }
+    }
+    let job = |id, submit, components: Vec<u32>, runtime| JobSpec {
+        id,
+        submit: SimTime::from_secs(submit),
+        size: components.iter().sum(),
+        components,
+        runtime: SimTime::from_secs(runtime),
+        estimate: None,
+        user: None,
+        injected: false,
+        home: None,
+        app: None,
+        comm: None,
+        graph: None,
+    };
+    let jobs = vec![
+        job(1, 0, vec![4], 10),
+        job(2, 0, vec![4], 5),
+        job(3, 1, vec![4, 4], 2),
+        job(4, 2, vec![2], 3),
+    ];
+    let mut e = Engine::with_builder(
+        Platform::uniform(2, 4),
+        Box::new(jobs.into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+        build,
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(2));
+    assert_eq!(e.queue_len(), 2);
+    let err = e
+        .apply(Command::SetPolicy {
+            policy: PolicySpec::fpfs(MaxJumps::Unlimited),
+        })
+        .unwrap_err();
+    assert!(
+        matches!(&err, CommandError::PolicyUnsupported { reason, .. }
+            if reason.contains("could never run a job that waits: job 3 has 8 tasks")),
+        "{err}"
+    );
+    assert_eq!(e.policy().name, PolicyName::Fcfs);
+    e.run();
+    assert_eq!(e.check_conservation(), Ok(()));
+    assert_eq!(e.drain_records().count(), 4);
+}

@@ -409,66 +409,6 @@ fn an_injection_runs_what_it_can_and_rejects_what_it_never_could() {
     assert_eq!((c.arrived, c.finished, c.rejected), (8, 7, 1));
 }
 
-/// A switch to a policy that could never run a job that waits is refused
-/// with the job named; the run goes on under the policy it had.
-#[test]
-fn a_switch_that_would_strand_a_waiting_job_is_refused() {
-    use crate::sched::{Policy, PolicyState, Start, SystemView};
-    // A policy that runs only jobs of one processor.
-    struct Ones(PolicySpec);
-    impl Policy for Ones {
-        fn spec(&self) -> &PolicySpec {
-            &self.0
-        }
-        fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<crate::sched::Abort>) {}
-        fn schedule(&mut self, _: &SystemView<'_>, _: &mut Vec<Start>) {}
-        fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {
-            None
-        }
-        fn state(&self, _: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
-        }
-        fn admits(&self, job: &JobView, _: &Platform) -> Result<(), String> {
-            match job.size {
-                1 => Ok(()),
-                n => Err(format!(
-                    "job {} has {n} tasks; this policy runs one",
-                    job.id
-                )),
-            }
-        }
-    }
-    fn build(spec: &PolicySpec, p: &Platform) -> Result<Box<dyn Policy>, String> {
-        match spec.name {
-            crate::sched::PolicyName::Fpfs => Ok(Box::new(Ones(spec.clone()))),
-            _ => crate::policy::build(spec, p),
-        }
-    }
-    let mut e = Engine::with_builder(
-        Platform::uniform(2, 4),
-        Box::new(jumping_example().into_iter()),
-        &PolicySpec::fcfs(),
-        EngineConfig::default(),
-        build,
-    )
-    .unwrap();
-    e.step_until(SimTime::from_secs(2));
-    assert!(e.queue_len() > 0);
-    let err = e
-        .apply(Command::SetPolicy {
-            policy: PolicySpec::fpfs(MaxJumps::Unlimited),
-        })
-        .unwrap_err();
-    assert!(
-        matches!(&err, CommandError::PolicyUnsupported { reason, .. }
-            if reason.contains("could never run a job that waits: job 3 has 8 tasks")),
-        "{err}"
-    );
-    assert_eq!(e.policy().name, crate::sched::PolicyName::Fcfs);
-    e.run();
-    assert_eq!(e.check_conservation(), Ok(()));
-}
-
 #[test]
 fn snapshot_shows_ownership() {
     let mut e = jumping_under_fcfs();

@@ -178,20 +178,31 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     }
     if let Some(g) = &f.graphs {
         let stream = graph_stream(s, g, facts.jobs.as_deref())?;
-        let expected = match stream.pace {
-            crate::workload::graphs::GraphPace::Count(n) => n as f64,
-            crate::workload::graphs::GraphPace::Rate(mean) => {
-                (stream.until - stream.from).as_secs_f64() / mean
+        let max = crate::workload::graphs::MAX_GRAPHS;
+        let why = "each waiting graph keeps its subtasks and schedule";
+        match stream.pace {
+            crate::workload::graphs::GraphPace::Count(n) if n as f64 > max => {
+                return Err(s.error_at_key(
+                    &["graphs", "count"],
+                    format!("[graphs] count = {n}: at most {max} graphs a replication ({why})"),
+                ));
             }
-        };
-        if expected > crate::workload::graphs::MAX_GRAPHS {
-            return Err(s.error_at(
-                g.span(),
-                format!(
-                    "[graphs] would draw about {expected:.3e} graphs a replication; at most {} are allowed (each waiting graph keeps its subtasks and schedule): lower `count`, raise `mean_interarrival` or shorten `until`",
-                    crate::workload::graphs::MAX_GRAPHS
-                ),
-            ));
+            crate::workload::graphs::GraphPace::Rate(mean) => {
+                let span = (stream.until - stream.from).as_secs_f64();
+                let expected = span / mean;
+                if expected > max {
+                    return Err(s.error_at_key(
+                        &["graphs", "mean_interarrival"],
+                        format!(
+                            "[graphs] mean_interarrival = {} s over {} s would draw about {expected:.3e} graphs; at most {max} are allowed ({why}): raise mean_interarrival to at least {} s or shorten the span",
+                            Shown(mean),
+                            Shown(span),
+                            Shown(span / max)
+                        ),
+                    ));
+                }
+            }
+            _ => {}
         }
         facts.graphs = Some(stream);
     }
