@@ -182,24 +182,15 @@ pub fn run_replication_with(
             progress.fetch_add(n, Ordering::Relaxed);
         }
         if gone {
-            return Ok(ReplicationResult {
-                index,
-                seed,
-                summary: metrics.summary(),
-                counters: engine.counters(),
-                records,
-                grid: grid.map(|g| g.figures(&engine)),
-                rejections: engine.rejections().to_vec(),
-                timeline_refused: engine.timeline_refused().to_vec(),
-                left: engine.jobs_left(),
-            });
-        }
-        if !more || stop.is_some_and(|s| done >= s) {
             break;
         }
-    }
-    if stop.is_none_or(|s| done < s) {
-        engine.check_conservation()?;
+        if !more || stop.is_some_and(|s| done >= s) {
+            // Checked only where the run ran its jobs out.
+            if stop.is_none_or(|s| done < s) {
+                engine.check_conservation()?;
+            }
+            break;
+        }
     }
     Ok(ReplicationResult {
         index,
