@@ -871,6 +871,9 @@ fn easy_shows_a_new_head_before_it_plans_for_it() {
 /// queue changed other than by arrivals and starts and plan again. A plan
 /// kept across the return gives job 5 a later reservation at 16 s (27 s
 /// instead of 24 s) and every later start moves: jobs 3 and 4 swap.
+/// Recorded under `broken = "around-later"`, the rule for broken
+/// reservations it was recorded with; the default reading's schedule is
+/// recorded below it.
 #[test]
 fn conservative_plans_again_when_an_aborted_job_comes_back() {
     let jobs = [
@@ -881,12 +884,19 @@ fn conservative_plans_again_when_an_aborted_job_comes_back() {
         (5, 7, 7, 10, 8),
         (6, 7, 2, 10, 6),
     ];
-    let starts: Vec<(u64, i64, u32)> = requeue_run(8, &jobs, &named(CONSERVATIVE))
-        .into_iter()
-        .map(|(id, start, _, requeues)| (id, start, requeues))
-        .collect();
+    let starts = |spec: &PolicySpec| -> Vec<(u64, i64, u32)> {
+        requeue_run(8, &jobs, spec)
+            .into_iter()
+            .map(|(id, start, _, requeues)| (id, start, requeues))
+            .collect()
+    };
+    let mut around = named(CONSERVATIVE);
+    around.params.insert(
+        "broken".to_string(),
+        schedscope::sched::ParamValue::Text("around-later".to_string()),
+    );
     assert_eq!(
-        starts,
+        starts(&around),
         vec![
             (1, 2, 0),
             (2, 10, 0),
@@ -894,6 +904,17 @@ fn conservative_plans_again_when_an_aborted_job_comes_back() {
             (4, 31, 0),
             (5, 53, 1),
             (6, 63, 2)
+        ]
+    );
+    assert_eq!(
+        starts(&named(CONSERVATIVE)),
+        vec![
+            (1, 2, 0),
+            (2, 10, 0),
+            (3, 32, 1),
+            (4, 34, 0),
+            (5, 54, 1),
+            (6, 64, 2)
         ]
     );
 }

@@ -108,6 +108,16 @@ const WINDOW: Param = Param {
     },
 };
 
+const BROKEN: Param = Param {
+    key: "broken",
+    title: "broken",
+    hint: "re-placing a reservation an overrun broke",
+    kind: ParamKind::Choice {
+        values: &["in-order", "around-later"],
+        default: "in-order",
+    },
+};
+
 /// Every policy, in the order the picker lists them.
 pub static POLICIES: &[PolicyEntry] = &[
     PolicyEntry {
@@ -155,7 +165,7 @@ pub static POLICIES: &[PolicyEntry] = &[
         name: PolicyName::Conservative,
         summary: "conservative backfilling: every queued job holds a \
                   reservation, a job starts early only if it delays none",
-        params: &[ORDER, PLACEMENT, MACHINES],
+        params: &[ORDER, PLACEMENT, MACHINES, BROKEN],
         label: |s| backfill_label("conservative backfilling", s),
         build: |s, p| match s.machines {
             Machines::Pinned => {

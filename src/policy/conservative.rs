@@ -14,6 +14,17 @@
 //! profile holds fewer processors than the reservations assumed and those
 //! jobs move later: the reservations are recomputed from the new facts.
 //!
+//! How a reservation broken by an overrun is made again is a reading
+//! (`[policy.params] broken`, counted processors). Conservative
+//! backfilling promises that no job is delayed by a job behind it, so by
+//! default (`"in-order"`) the broken reservation and every reservation
+//! after it in the scan order are given up and placed again in that
+//! order, each with only the ones before it in place. Under
+//! `"around-later"` only the broken reservations are placed again, around
+//! the later jobs' reservations that still hold: cheaper per overrun, but
+//! a wide job can then be pushed back by narrower jobs behind it again and
+//! again, and the queue grows.
+//!
 //! The profile and the reservations are kept from one decision point to
 //! the next and changed by what happened in between (ends, overruns,
 //! arrivals), so a decision costs what changed, not the length of the
@@ -162,6 +173,9 @@ pub struct Conservative {
     /// Whether the engine held advance reservations at the last decision
     /// point (see `forget`).
     saw_reservations: bool,
+    /// `broken = "in-order"`: a reservation an overrun broke is placed
+    /// again after the ones before it only (see the module's notes).
+    in_order: bool,
     /// Whether every job runs at rate 1 wherever it is placed (known at
     /// the first decision point).
     full_rate: bool,
@@ -175,6 +189,7 @@ impl Conservative {
     }
 
     pub fn new(placement: Box<dyn Placement>, spec: PolicySpec) -> Conservative {
+        let in_order = super::catalog::choice(&spec, "broken").as_deref() != Some("around-later");
         Conservative {
             placement,
             spec,
@@ -194,6 +209,7 @@ impl Conservative {
             plan: BackfillView::default(),
             saw_reservations: false,
             full_rate: false,
+            in_order,
         }
     }
 
@@ -658,19 +674,23 @@ impl Policy for Conservative {
             } else {
                 None
             };
+            // Under `broken = "in-order"`, once an overrun has broken one
+            // reservation every later one is given up too.
+            let mut cascade = false;
             for &i in &order {
                 let key = view.queue[i];
                 let Some(s) = self.slot(key) else {
                     continue;
                 };
-                let invalid = s.start < now
-                    || negative.is_some_and(|(lo, hi)| {
+                let broken = !cascade
+                    && negative.is_some_and(|(lo, hi)| {
                         let to = s.start.saturating_add(s.span);
                         to > lo
                             && s.start.max(now) < hi
                             && !profile.holds(s.start, to, &s.assignment)
                     });
-                if invalid {
+                cascade |= broken && self.in_order;
+                if cascade || broken || s.start < now {
                     let s = self.take_slot(key).expect("has one");
                     self.given
                         .give(&mut profile, s.start, s.span, &s.assignment);
@@ -995,6 +1015,53 @@ mod tests {
         }
     }
 
+    /// A reservation an overrun breaks is placed again before the
+    /// reservations of the jobs behind it (`broken = "in-order"`), not
+    /// around them (`"around-later"`). On 4 processors S (2, expected to
+    /// end at 100) and B (2, until 1,000) run; A (2 for 500 s) is reserved
+    /// on S's processors at 100 and C (2 for 50 s), behind it, at 600. At
+    /// 200 S is still running: A's reservation no longer holds. In order,
+    /// A follows S and C follows A; around the later ones, C (behind A)
+    /// takes the room first and A waits for it.
+    #[test]
+    fn a_reservation_an_overrun_breaks_goes_before_the_later_ones() {
+        let tick = SimTime(1);
+        for (reading, a_at, c_at) in [
+            (None, s(200) + tick, s(700) + tick),
+            (Some("in-order"), s(200) + tick, s(700) + tick),
+            // C moves up into the room A gave up, and A goes after it.
+            (Some("around-later"), s(650), s(200) + tick),
+        ] {
+            let mut w = World::new();
+            if let Some(r) = reading {
+                let mut spec = PolicySpec {
+                    name: crate::sched::PolicyName::Conservative,
+                    ..PolicySpec::default()
+                };
+                spec.params.insert(
+                    "broken".to_string(),
+                    crate::sched::ParamValue::Text(r.to_string()),
+                );
+                w.policy = Conservative::new(Box::new(super::super::placement::WorstFit), spec);
+            }
+            w.run(w.job(0, 2, 100, Some(100)));
+            w.run(w.job(0, 2, 1000, Some(1000)));
+            let a = JobKey(w.jobs.insert(w.job(1, 2, 500, None)));
+            let c = JobKey(w.jobs.insert(w.job(2, 2, 50, None)));
+            assert!(w.decide(0, &[a, c]).is_empty());
+            assert_eq!(
+                (w.reserved_at(a), w.reserved_at(c)),
+                (Some(s(100)), Some(s(600)))
+            );
+            assert!(w.decide(200, &[a, c]).is_empty());
+            assert_eq!(
+                (w.reserved_at(a), w.reserved_at(c)),
+                (Some(a_at), Some(c_at)),
+                "{reading:?}"
+            );
+        }
+    }
+
     /// It wakes for the first reservation that fits the processors free
     /// now, but not for one chained to a job past its estimate: that job
     /// is expected to end a tick from now at every decision point, and
@@ -1050,12 +1117,23 @@ mod tests {
     }
 
     /// Jobs outliving their estimates leave two stretches short of room
-    /// with one between where every reservation still holds: the one
-    /// there is kept (the jobs before it in the scan order may not take
-    /// its room), those over the short stretches are placed again.
+    /// with one between where every reservation still holds. Under
+    /// `broken = "around-later"` the one there is kept (the jobs before it
+    /// in the scan order may not take its room), those over the short
+    /// stretches are placed again; under `"in-order"` (the default) every
+    /// reservation from the first broken one on is placed again in order.
     #[test]
-    fn a_reservation_between_two_shortfalls_is_kept() {
+    fn a_reservation_between_two_shortfalls_is_kept_around_later() {
+        let mut spec = PolicySpec {
+            name: crate::sched::PolicyName::Conservative,
+            ..PolicySpec::default()
+        };
+        spec.params.insert(
+            "broken".to_string(),
+            crate::sched::ParamValue::Text("around-later".to_string()),
+        );
         let mut w = World::of(6);
+        w.policy = Conservative::new(Box::new(super::super::placement::WorstFit), spec);
         let r1 = w.run(w.job(0, 2, 100, Some(100)));
         let r2 = w.run(w.job(0, 2, 200, Some(200)));
         w.run(w.job(0, 2, 1000, Some(1000)));
@@ -1074,6 +1152,25 @@ mod tests {
         // moves up into the room the first left, the third goes after
         // them all and the fourth moves up behind the second.
         assert_eq!(at(&w), [230, 130, 250, 180].map(|t| Some(s(t))));
+    }
+
+    /// The same shortfalls under the default reading: the queue keeps its
+    /// order, each job after the ones before it.
+    #[test]
+    fn reservations_broken_by_shortfalls_are_made_again_in_order() {
+        let mut w = World::of(6);
+        let r1 = w.run(w.job(0, 2, 100, Some(100)));
+        let r2 = w.run(w.job(0, 2, 200, Some(200)));
+        w.run(w.job(0, 2, 1000, Some(1000)));
+        let queue: Vec<JobKey> = (1..=4)
+            .map(|a| JobKey(w.jobs.insert(w.job(a, 2, 50, None))))
+            .collect();
+        let at = |w: &World| queue.iter().map(|&q| w.reserved_at(q)).collect::<Vec<_>>();
+        assert!(w.decide(0, &queue).is_empty());
+        w.jobs[r1.0].estimated_end = s(130);
+        w.jobs[r2.0].estimated_end = s(230);
+        assert!(w.decide(10, &queue).is_empty());
+        assert_eq!(at(&w), [130, 180, 230, 230].map(|t| Some(s(t))));
     }
 
     /// Jobs that take no time hold no room, so two may be due at once on
