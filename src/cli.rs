@@ -11,6 +11,7 @@ use crate::report;
 use crate::report::out_dir::{self, OutDir};
 use crate::runner::{self, RunOptions, RunResult};
 use crate::scenario::{Replications, Scenario, ScenarioError};
+use crate::sweep::paired::Paired;
 use crate::sweep::render::{self, Report, Row};
 use crate::sweep::{Shard, SweepError, SweepSpec, slurm, store};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -114,6 +115,10 @@ pub enum Command {
         /// How to print the rows (as `sweep --format`).
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Also print each point's paired difference from the point with
+        /// KEY = BASE (as `sweep --paired`).
+        #[arg(long, value_name = "KEY.PATH=BASE")]
+        paired: Option<String>,
     },
     /// Draw a sweep's result folder (written by `sweep --out`) as a figure:
     /// a metric against one varied key, one line per value of another, with
@@ -234,6 +239,12 @@ pub struct SweepArgs {
     /// With --slurm: submit the script with sbatch and print the job id.
     #[arg(long, requires = "slurm")]
     pub submit: bool,
+    /// Also print each point's difference from the point with KEY = BASE
+    /// and the same other settings, paired seed by seed (the points share
+    /// their replications' seeds): mean ± 95 % half-width, * where the
+    /// interval excludes zero.
+    #[arg(long, value_name = "KEY.PATH=BASE", conflicts_with_all = ["shard", "slurm"])]
+    pub paired: Option<String>,
     /// Also draw the rows as a figure, FILE.svg and FILE.png (see --x,
     /// --series, --metric, --where).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "slurm"])]
@@ -576,7 +587,11 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Some(Command::Sweep(args)) => sweep(*args),
-        Some(Command::Merge { dir, format }) => merge(&dir, format.report()),
+        Some(Command::Merge {
+            dir,
+            format,
+            paired,
+        }) => merge(&dir, format.report(), paired.as_deref()),
         Some(Command::Plot { dir, out, figure }) => {
             check_stem("--out", &out)?;
             plot_folder(&dir, &out, &figure)
@@ -811,6 +826,17 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
     if args.slurm {
         return slurm_array(&spec, &args);
     }
+    // Checked before any point runs.
+    let paired = args
+        .paired
+        .as_deref()
+        .map(|arg| {
+            let points = spec.points();
+            let settings: Vec<&[(String, String)]> =
+                points.iter().map(|p| p.settings.as_slice()).collect();
+            Paired::parse(arg, &spec.keys(), &settings)
+        })
+        .transpose()?;
     let Some(dir) = args.out else {
         let points = spec.points();
         // Validate every point before running any.
@@ -830,7 +856,10 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
                 summary: s,
             })
             .collect();
-        out!("{}", render::render(report, &spec.keys(), &rows))?;
+        out!(
+            "{}",
+            render::render(report, &spec.keys(), &rows, paired.as_ref())
+        )?;
         if let Some(stem) = &args.plot {
             draw_figure(stem, &args.figure, &spec.keys(), &rows)?;
         }
@@ -861,7 +890,7 @@ fn sweep(args: SweepArgs) -> Result<(), Failure> {
             lines.join("\n")
         )));
     }
-    merge(&dir, report)?;
+    merge(&dir, report, args.paired.as_deref())?;
     if let Some(stem) = &args.plot {
         plot_folder(&dir, stem, &args.figure)?;
     }
@@ -967,8 +996,16 @@ fn slurm_array(spec: &SweepSpec, args: &SweepArgs) -> Result<(), Failure> {
 
 /// Prints a result folder's rows; missing or failed points are listed on
 /// stderr and make the exit code 1.
-fn merge(dir: &Path, report: Report) -> Result<(), Failure> {
+fn merge(dir: &Path, report: Report, paired: Option<&str>) -> Result<(), Failure> {
     let g = store::gather(dir)?;
+    let keys = g.manifest.keys();
+    let paired = paired
+        .map(|arg| {
+            let settings: Vec<&[(String, String)]> =
+                g.rows.iter().map(|(p, _)| p.settings.as_slice()).collect();
+            Paired::parse(arg, &keys, &settings)
+        })
+        .transpose()?;
     let rows: Vec<Row> = g
         .rows
         .iter()
@@ -977,7 +1014,7 @@ fn merge(dir: &Path, report: Report) -> Result<(), Failure> {
             summary: s,
         })
         .collect();
-    out!("{}", render::render(report, &g.manifest.keys(), &rows))?;
+    out!("{}", render::render(report, &keys, &rows, paired.as_ref()))?;
     if g.complete() {
         Ok(())
     } else {

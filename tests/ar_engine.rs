@@ -20,6 +20,7 @@ fn jobs(seed: u64, n: usize, procs: u32, horizon: i64) -> Vec<JobSpec> {
             let rt = SimTime::from_secs(rng.random_range(1..=1_500));
             let size = rng.random_range(1..=procs);
             JobSpec {
+                work: None,
                 id: i as u64 + 1,
                 submit: SimTime::from_secs(rng.random_range(0..horizon)),
                 size,

@@ -31,6 +31,7 @@ const G: u64 = 100;
 
 fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size,

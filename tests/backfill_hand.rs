@@ -11,6 +11,7 @@ type J = (u64, i64, u32, i64, i64);
 
 fn spec(&(id, submit, size, rt, est): &J) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size,
@@ -612,6 +613,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
     platform.clusters[0].speed = 0.5;
     platform.clusters[1].processors = 2;
     let job = |id: u64, submit: i64, components: Vec<u32>, rt: i64| JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size: components.iter().sum(),

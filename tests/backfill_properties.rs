@@ -29,6 +29,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
     prop::collection::vec(job, 1..40).prop_map(move |v| {
         let mut t = 0;
         let blocker = JobSpec {
+            work: None,
             id: BLOCKER,
             submit: SimTime::ZERO,
             size: procs * clusters as u32,
@@ -46,6 +47,7 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
             .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {
                 t += gap;
                 JobSpec {
+                    work: None,
                     id: i as u64 + 1,
                     submit: SimTime::from_secs(t),
                     size: widths.iter().sum(),

@@ -14,6 +14,7 @@ use schedscope::workload::estimates::EstimateModel;
 /// A local job: (id, submit, site, runtime).
 fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs_f64(submit),
         size: 1,
@@ -32,6 +33,7 @@ fn local(id: u64, submit: f64, site: u16, rt: f64) -> JobSpec {
 /// A gang: (id, submit, tasks, runtime).
 fn gang(id: u64, submit: f64, size: u32, rt: f64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs_f64(submit),
         size,

@@ -289,3 +289,60 @@ fn an_injected_local_job_at_a_site_round_trips_through_a_saved_timeline() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Under `gang_service = "longest-task"` a gang holds its processors until
+/// its longest task ends: utilization counts that time held, and
+/// `busy_utilization` only what the processors computed, which is the
+/// offered load or less (2 × λ + 0.5 × 7.5 over 32 processors, 0.636 at
+/// λ = 8.3). Under the shared service time the two are the same.
+#[test]
+fn held_and_computing_utilization_are_reported_apart() {
+    let figures = |service: &str| {
+        let o = schedscope(&[
+            "run",
+            SCENARIO,
+            "--set",
+            &format!("workload.gang_service={service}"),
+            "--set",
+            "workload.local_rate=8.3",
+            "--set",
+            "run.completions=20000",
+            "--set",
+            "run.replications=2",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let g = &v["metrics"]["grid"];
+        (
+            g["utilization"].as_f64().unwrap(),
+            g["busy_utilization"].as_f64().unwrap(),
+        )
+    };
+    let (held, busy) = figures("longest-task");
+    assert!(held > 0.8, "held {held}");
+    assert!((0.6..0.67).contains(&busy), "computing {busy}");
+    let (held, busy) = figures("shared");
+    assert_eq!(held, busy);
+    assert!((0.6..0.67).contains(&busy), "computing {busy}");
+    // The table says so only where they differ.
+    let table = |service: &str| {
+        let o = schedscope(&[
+            "run",
+            SCENARIO,
+            "--set",
+            &format!("workload.gang_service={service}"),
+            "--set",
+            "run.completions=2000",
+        ]);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(table("longest-task").contains("U computing"));
+    assert!(!table("shared").contains("U computing"));
+}

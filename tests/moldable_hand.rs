@@ -32,6 +32,7 @@ fn app(name: &str, rule: SizeRule, cap: u32, long: bool) -> Arc<AppType> {
 
 fn job(id: u64, t: &Arc<AppType>, seq: i64, est: i64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::ZERO,
         size: t.largest(),

@@ -33,6 +33,7 @@ fn platform(g0: f64, g1: f64) -> Platform {
 /// 1 GB/s of each link: BW = 2 · 0.75 · 2/3 = 1.
 fn job(id: u64, submit: i64, runtime: i64, sigma: f64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size: 4,

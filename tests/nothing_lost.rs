@@ -304,6 +304,7 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
         }
     }
     let job = |id, submit, components: Vec<u32>, runtime| JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size: components.iter().sum(),

@@ -59,6 +59,7 @@ fn make_jobs(p: &Platform, raw: &[RawJob]) -> Vec<JobSpec> {
             t += gap;
             let components = widths(p, n, w);
             JobSpec {
+                work: None,
                 id: i as u64 + 1,
                 submit: SimTime::from_secs(t as i64),
                 size: components.iter().sum(),

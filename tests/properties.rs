@@ -49,6 +49,7 @@ fn make_jobs(p: &Platform, raw: &[(u32, usize, u32, u32)]) -> Vec<JobSpec> {
             let n = n.min(sizes.len());
             let components: Vec<u32> = (0..n).map(|k| w.min(sizes[k]).max(1)).collect();
             JobSpec {
+                work: None,
                 id: i as u64 + 1,
                 submit: SimTime::from_secs(t as i64),
                 size: components.iter().sum(),

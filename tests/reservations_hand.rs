@@ -119,6 +119,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
     let specs: Vec<JobSpec> = jobs
         .iter()
         .map(|&(id, submit, size, rt)| JobSpec {
+            work: None,
             id,
             submit: secs(submit),
             size,

@@ -352,3 +352,108 @@ fn a_bad_sweep_file_names_its_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("also a key of the sweep file"));
 }
+
+/// `--paired KEY=BASE`: each point's difference from its base point, seed
+/// by seed, checked against separate `run --format json` of each point
+/// with each replication's seed; the same rows from a merged folder; and
+/// the mistakes named.
+#[test]
+fn paired_differences_are_taken_seed_by_seed() {
+    let o = sweep(&["--paired", "policy.max_jumps=0", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 12);
+    // The point maxJumps 5 at 0.7 against maxJumps 0 at 0.7, by hand from
+    // each replication run on its own.
+    let art = |jumps: &str, seed: u64| -> f64 {
+        let o = schedscope(&[
+            "run",
+            "scenarios/ngubiri-maxjumps.toml",
+            "--set",
+            "run.jobs=1500",
+            "--set",
+            "run.warmup_jobs=100",
+            "--set",
+            "run.replications=1",
+            "--set",
+            &format!("policy.max_jumps={jumps}"),
+            "--set",
+            "workload.mean_interarrival=0.7",
+            "--seed",
+            &seed.to_string(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["metrics"]["overall"]["art"].as_f64().unwrap()
+    };
+    let row = rows
+        .iter()
+        .find(|r| {
+            r["point"]["policy.max_jumps"] == 5 && r["point"]["workload.mean_interarrival"] == 0.7
+        })
+        .expect("the point");
+    let seeds: Vec<u64> = row["summary"]["replication_seeds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds.len(), 3);
+    let d: Vec<f64> = seeds.iter().map(|&s| art("5", s) - art("0", s)).collect();
+    let mean = d.iter().sum::<f64>() / 3.0;
+    let got = &row["paired"]["difference"]["art"];
+    assert!(
+        (got["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+        "{got} against {d:?}"
+    );
+    assert!(got["half_width"].as_f64().unwrap() > 0.0, "{got}");
+    assert_eq!(row["paired"]["against"]["policy.max_jumps"], 0);
+    let base = rows
+        .iter()
+        .find(|r| r["point"]["policy.max_jumps"] == 0)
+        .unwrap();
+    assert!(
+        base.get("paired").is_none(),
+        "a base point has no difference"
+    );
+
+    // The table: the rows, then 9 paired lines under their header.
+    let o = sweep(&["--paired", "policy.max_jumps=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let table = text(&o.stdout);
+    let after: Vec<&str> = table
+        .split("paired against policy.max_jumps=0")
+        .nth(1)
+        .expect("a paired section")
+        .lines()
+        .skip(2)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(after.len(), 9, "{table}");
+    // The same from a result folder.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("out");
+    let d = d.to_str().unwrap();
+    let o = sweep(&["--out", d, "--shard", "0/1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = schedscope(&["merge", d, "--paired", "policy.max_jumps=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), table);
+
+    for (bad, says) in [
+        ("policy.max_jumps=3", "no point has policy.max_jumps = 3"),
+        ("policy.name=fpfs", "`policy.name` is not varied"),
+        ("max_jumps", "expected KEY.PATH=VALUE"),
+    ] {
+        let o = sweep(&["--paired", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o.stdout));
+        let e = text(&o.stderr);
+        assert!(
+            e.contains(&format!("--paired {bad}: ")) && e.contains(says),
+            "{e}"
+        );
+    }
+}

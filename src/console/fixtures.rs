@@ -33,6 +33,7 @@ fn record(id: u64, arrival: u64, size: u32, submit: i64, start: i64, end: i64) -
         killed: false,
         requeues: 0,
         held: size as f64 * (end - start) as f64,
+        busy: size as f64 * (end - start) as f64,
         moldable: None,
         placements: Vec::new(),
     }

@@ -266,6 +266,7 @@ impl Engine {
                         let job = &mut self.jobs[k.0];
                         let h = &self.hidden[k.0];
                         job.estimate = self.estimator.estimate(&JobSpec {
+                            work: None,
                             id: job.id,
                             submit: job.submit,
                             size: job.size,
@@ -331,6 +332,7 @@ impl Engine {
         let id = self.next_injected;
         self.next_injected += 1;
         Ok(JobSpec {
+            work: None,
             id,
             submit: self.now,
             size: j.size,

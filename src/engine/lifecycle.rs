@@ -23,7 +23,15 @@ impl Engine {
         let arrival = self.next_arrival;
         self.next_arrival += 1;
         self.counters.arrived += 1;
+        // The share of its held time the job's processors compute.
+        let busy_share = match spec.work {
+            Some(w) if spec.size > 0 && spec.runtime > SimTime::ZERO => {
+                (w / (spec.size as f64 * spec.runtime.as_secs_f64())).clamp(0.0, 1.0)
+            }
+            _ => 1.0,
+        };
         let hidden = Hidden {
+            busy_share,
             runtime: spec.runtime,
             trace_estimate: spec.estimate,
             remaining: spec.runtime.0 as f64,
@@ -281,6 +289,7 @@ impl Engine {
             killed,
             requeues: job.requeues,
             held,
+            busy: held * self.hidden[slot].busy_share,
             moldable,
             placements,
         });

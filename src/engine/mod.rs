@@ -46,6 +46,9 @@ pub use crate::sched::{BackfillView, JobKey, JobState, JobView};
 struct Hidden {
     /// Actual run time on speed-1 processors.
     runtime: SimTime,
+    /// The share of the processor-time it holds that its processors
+    /// compute (below 1 for a job whose tasks end apart).
+    busy_share: f64,
     /// The workload's own estimate, for re-estimating a queued job.
     trace_estimate: Option<SimTime>,
     /// Work left at `rate_since`, in speed-1 ticks.
@@ -690,6 +693,15 @@ impl Engine {
     /// when it is cut short.
     pub fn running_held(&self) -> f64 {
         self.running.iter().map(|k| self.held_this_run(k.0)).sum()
+    }
+
+    /// Of [`Engine::running_held`], the processor-seconds the running
+    /// jobs' processors computed (see [`crate::model::JobSpec::work`]).
+    pub fn running_busy(&self) -> f64 {
+        self.running
+            .iter()
+            .map(|k| self.held_this_run(k.0) * self.hidden[k.0].busy_share)
+            .sum()
     }
 
     /// Free processors per cluster.

@@ -27,6 +27,7 @@ fn app() -> Arc<AppType> {
 
 fn moldable(id: u64, submit: i64, seq: i64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: secs(submit),
         size: 16,
@@ -44,6 +45,7 @@ fn moldable(id: u64, submit: i64, seq: i64) -> JobSpec {
 
 fn rigid(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: secs(submit),
         size,

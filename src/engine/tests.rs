@@ -7,6 +7,7 @@ use crate::sched::PlacementName;
 
 fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
     JobSpec {
+        work: None,
         id,
         submit: SimTime::from_secs(submit),
         size: comps.iter().sum(),
@@ -607,6 +608,7 @@ mod protocol {
     /// A one-cluster job whose estimate is its runtime.
     pub(super) fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
         JobSpec {
+            work: None,
             id,
             submit: secs(submit),
             size,
@@ -1026,6 +1028,7 @@ mod flexible_split {
     #[test]
     fn the_policy_splits_a_job_that_names_no_components() {
         let job = JobSpec {
+            work: None,
             id: 1,
             submit: SimTime::ZERO,
             size: 7,
@@ -2006,4 +2009,30 @@ mod snapshots {
         );
         assert!(c.cells[2..].iter().all(|x| *x == CellView::default()));
     }
+}
+
+/// A job whose tasks do less work than it holds for (a gang holding its
+/// processors until its longest task ends) is recorded as holding its
+/// processors for its whole run and computing for its work only; the
+/// engine counts a running one so too.
+#[test]
+fn a_job_whose_tasks_end_apart_holds_more_than_it_computes() {
+    let mut gang = job(1, 0, &[4], 10);
+    // Tasks of 10, 5, 3 and 2 s.
+    gang.work = Some(20.0);
+    let jobs = vec![gang, job(2, 0, &[4], 10)];
+    let mut e = Engine::new(
+        Platform::uniform(2, 4),
+        Box::new(jobs.into_iter()),
+        &PolicySpec::fcfs(),
+        EngineConfig::default(),
+    )
+    .unwrap();
+    e.step_until(SimTime::from_secs(5));
+    assert_eq!(e.running_held(), 40.0);
+    assert_eq!(e.running_busy(), 10.0 + 20.0);
+    e.run();
+    let mut r: Vec<_> = e.drain_records().map(|r| (r.id, r.held, r.busy)).collect();
+    r.sort_by_key(|x| x.0);
+    assert_eq!(r, vec![(1, 40.0, 20.0), (2, 40.0, 40.0)]);
 }

@@ -512,6 +512,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: size as f64 * (end - start) as f64,
+            busy: size as f64 * (end - start) as f64,
             moldable: None,
             placements: Vec::new(),
         }

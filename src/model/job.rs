@@ -39,6 +39,13 @@ pub struct JobSpec {
     /// The task graph the job carries, if it is a graph job.
     #[serde(skip)]
     pub graph: Option<std::sync::Arc<super::graph::GraphJob>>,
+    /// Processor-seconds of work its tasks do at speed 1, when less than
+    /// `size × runtime`: a gang whose tasks have run times of their own
+    /// holds every processor until its longest task ends (the two-site
+    /// grid's `gang_service = "longest-task"`). `None`: every processor
+    /// computes for the whole run time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub work: Option<f64>,
 }
 
 /// A job's communication: the per-node bandwidth it needs when its tasks
@@ -105,6 +112,11 @@ pub struct JobRecord {
     /// Processor-seconds the job held, its aborted runs included: what it
     /// took of the machine, whatever became of the work.
     pub held: f64,
+    /// Of `held`, the processor-seconds its processors computed: all of it
+    /// but for a job whose tasks do less work than it holds for
+    /// ([`JobSpec::work`]).
+    #[serde(skip)]
+    pub busy: f64,
     /// A moldable job's type, size, folds and lost work.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moldable: Option<MoldRecord>,

@@ -186,6 +186,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: 0.0,
+            busy: 0.0,
             moldable: None,
             placements: Vec::new(),
         }

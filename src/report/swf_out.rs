@@ -171,6 +171,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: 0.0,
+            busy: 0.0,
             moldable: None,
             placements: Vec::new(),
         };
@@ -212,6 +213,7 @@ mod tests {
             killed: false,
             requeues: 0,
             held: 1.0,
+            busy: 1.0,
             moldable: None,
             placements: Vec::new(),
         };

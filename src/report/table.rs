@@ -124,6 +124,11 @@ pub fn grid(s: &ReplicatedSummary) -> String {
         cell(f("gangs_finished_pct"), 2)
     );
     let _ = writeln!(out, "    U (to the end)      {}", cell(f("utilization"), 4));
+    // Held and computing differ only when gangs' tasks end apart.
+    let busy = f("busy_utilization");
+    if busy.mean != f("utilization").mean {
+        let _ = writeln!(out, "    U computing         {}", cell(busy, 4));
+    }
     let _ = writeln!(out, "    backfilled locals   {}", cell(f("backfilled"), 0));
     out
 }

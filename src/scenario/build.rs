@@ -430,6 +430,7 @@ fn trace_jobs(
             let jobs = swf_jobs
                 .into_iter()
                 .map(|j| JobSpec {
+                    work: None,
                     id: j.id,
                     submit: SimTime::from_secs(j.submit),
                     size: j.size,
@@ -1353,6 +1354,7 @@ fn inline_job(
         ));
     }
     Ok(JobSpec {
+        work: None,
         id: job.id.unwrap_or(i as u64 + 1),
         submit: SimTime::from_secs_f64(job.submit.0),
         size: components.iter().sum(),

@@ -8,6 +8,7 @@
 //! local sweep would. Every point has an id derived from its own settings
 //! ([`point`]), so a result file always names the point it belongs to.
 
+pub mod paired;
 pub mod point;
 pub mod render;
 pub mod slurm;
@@ -35,6 +36,8 @@ pub enum SweepError {
         line: u64,
         message: String,
     },
+    #[error("--paired {arg}: {message}")]
+    Paired { arg: String, message: String },
     #[error("--shard {arg}: {message}")]
     Shard { arg: String, message: String },
     #[error("{path}: {message}")]
@@ -329,7 +332,25 @@ impl SweepSpec {
             keep_records: false,
         };
         let result = runner::run(scenario, &opts, &AtomicU64::new(0))?;
-        Ok(report::json::summary(scenario, &result))
+        let mut summary = report::json::summary(scenario, &result);
+        // Each replication's figures, for paired differences between
+        // points that ran the same seeds (`--paired`).
+        let replicates: Vec<Value> = result
+            .replications
+            .iter()
+            .map(|r| {
+                let one = runner::RunResult {
+                    seed: result.seed,
+                    replications: vec![r.clone()],
+                    unconverged: None,
+                };
+                report::json::summary(scenario, &one)["metrics"].take()
+            })
+            .collect();
+        if let Value::Object(o) = &mut summary {
+            o.insert("replicates".into(), Value::Array(replicates));
+        }
+        Ok(summary)
     }
 }
 

@@ -5,6 +5,7 @@
 //! were read back from a result folder: one path, so `merge` prints what a
 //! local `sweep` prints, byte for byte.
 
+use super::paired::{self, Paired, Pairing};
 use crate::metrics::Replicated;
 use crate::report::table::cell;
 use serde_json::{Map, Value};
@@ -97,12 +98,216 @@ fn fig(r: &Row, name: &str) -> Replicated {
     })
 }
 
-pub fn render(report: Report, keys: &[String], rows: &[Row]) -> String {
-    match report {
-        Report::Table => table(keys, rows),
-        Report::Json => json(rows),
-        Report::Csv => csv(keys, rows),
+/// The rows in a format; with `paired`, each point's paired differences
+/// against its base point too (see [`super::paired`]).
+pub fn render(report: Report, keys: &[String], rows: &[Row], paired: Option<&Paired>) -> String {
+    match (report, paired) {
+        (Report::Table, None) => table(keys, rows),
+        (Report::Table, Some(p)) => {
+            let mut out = table(keys, rows);
+            out.push('\n');
+            out.push_str(&paired_table(keys, rows, p));
+            out
+        }
+        (Report::Json, _) => json_paired(rows, paired),
+        (Report::Csv, _) => csv_paired(keys, rows, paired),
     }
+}
+
+/// The figures a table shows for these rows: (name, title, decimals).
+fn columns(rows: &[Row]) -> Vec<(&'static str, &'static str, usize)> {
+    if any_grid(rows) {
+        let mut cols = GRID_COLUMNS.to_vec();
+        // Held and computing differ only when gangs' tasks end apart.
+        if rows
+            .iter()
+            .any(|r| fig(r, "grid.busy_utilization").mean != fig(r, "grid.utilization").mean)
+        {
+            cols.insert(1, ("grid.busy_utilization", "U busy", 4));
+        }
+        return cols;
+    }
+    let mut cols: Vec<(&str, &str, usize)> = vec![
+        ("jobs", "jobs", 0),
+        ("art", "ART", 3),
+        ("mean_wait", "mean wait", 3),
+        ("mean_slowdown", "slowdown", 3),
+        ("mean_bounded_slowdown", "bnd slowdown", 3),
+        ("utilization", "util", 4),
+    ];
+    for (f, title) in [("killed", "killed"), ("requeued", "requeued")] {
+        if rows.iter().any(|r| fig(r, f).mean > 0.0) {
+            cols.push((f, title, 0));
+        }
+    }
+    if rows.iter().any(has_moldable) {
+        cols.extend(MOLDABLE_COLUMNS);
+    }
+    cols
+}
+
+/// The paired differences as a second table: one line per point that is
+/// not a base point, each figure as the mean of its per-seed differences
+/// from the base point ± its 95 % half-width, marked `*` where the
+/// interval excludes zero; then the points that could not be paired.
+fn paired_table(keys: &[String], rows: &[Row], p: &Paired) -> String {
+    let cols: Vec<_> = columns(rows)
+        .into_iter()
+        .filter(|(f, _, _)| *f != "jobs")
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "paired against {}: each point minus the point with {} and the same other \
+         settings, seed by seed (mean ± 95 % half-width; * beyond noise)",
+        p.label(),
+        p.label()
+    );
+    let mut line = String::new();
+    for k in keys {
+        let _ = write!(line, "{k:>24} ");
+    }
+    for (_, title, _) in &cols {
+        let _ = write!(line, "{:>20} ", format!("Δ {title}"));
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+    let mut unpaired = Vec::new();
+    for (r, pairing) in rows.iter().zip(paired::pair(rows, p)) {
+        let base = match pairing {
+            Pairing::Base => continue,
+            Pairing::With(b) => &rows[b],
+            Pairing::Unpaired(why) => {
+                let label: Vec<String> =
+                    r.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                unpaired.push(format!("  {}: {why}", label.join(" ")));
+                continue;
+            }
+        };
+        let mut line = String::new();
+        for (_, v) in r.settings {
+            let _ = write!(line, "{v:>24} ");
+        }
+        for (f, _, d) in &cols {
+            let text = match paired::difference(r, base, f) {
+                Some(x) => {
+                    let mark = if paired::beyond_noise(x) { "*" } else { " " };
+                    format!("{}{mark}", cell(x, *d))
+                }
+                None => "—".to_string(),
+            };
+            let _ = write!(line, "{text:>20} ");
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if !unpaired.is_empty() {
+        let _ = writeln!(out, "not paired:");
+        for u in unpaired {
+            let _ = writeln!(out, "{u}");
+        }
+    }
+    out
+}
+
+/// Each row's paired differences as JSON: `{"against": {KEY: BASE},
+/// "difference": {figure: {"mean", "half_width"}}}`, or `{"against",
+/// "unpaired": why}`; `None` for a base point.
+fn paired_json(rows: &[Row], p: &Paired, names: &[String]) -> Vec<Option<Value>> {
+    let against = Value::Object(Map::from_iter([(p.key.clone(), point_value(&p.base))]));
+    rows.iter()
+        .zip(paired::pair(rows, p))
+        .map(|(r, pairing)| match pairing {
+            Pairing::Base => None,
+            Pairing::Unpaired(why) => Some(serde_json::json!({
+                "against": against, "unpaired": why,
+            })),
+            Pairing::With(b) => {
+                let mut d = Map::new();
+                for n in names {
+                    if let Some(x) = paired::difference(r, &rows[b], n) {
+                        d.insert(
+                            n.clone(),
+                            serde_json::json!({"mean": num(x.mean), "half_width": x.half_width.map(num)}),
+                        );
+                    }
+                }
+                Some(serde_json::json!({"against": against, "difference": d}))
+            }
+        })
+        .collect()
+}
+
+fn num(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+/// The figure names of the CSV for these rows.
+fn csv_names(rows: &[Row]) -> Vec<String> {
+    let mut names: Vec<String> = CSV_FIGURES.iter().map(|s| s.to_string()).collect();
+    if rows.iter().any(has_moldable) {
+        names.extend(MOLDABLE_COLUMNS.iter().map(|c| c.0.to_string()));
+    }
+    if any_grid(rows) {
+        names.extend(
+            crate::grid_study::GRID_FIGURES
+                .iter()
+                .map(|n| format!("grid.{n}")),
+        );
+    }
+    names
+}
+
+fn json_paired(rows: &[Row], paired: Option<&Paired>) -> String {
+    let Some(p) = paired else {
+        return json(rows);
+    };
+    let diffs = paired_json(rows, p, &csv_names(rows));
+    let text = json(rows);
+    let Ok(Value::Array(mut items)) = serde_json::from_str::<Value>(&text) else {
+        return text;
+    };
+    for (item, d) in items.iter_mut().zip(diffs) {
+        if let (Value::Object(o), Some(d)) = (item, d) {
+            o.insert("paired".into(), d);
+        }
+    }
+    crate::report::json::to_text(&Value::Array(items))
+}
+
+fn csv_paired(keys: &[String], rows: &[Row], paired: Option<&Paired>) -> String {
+    let Some(p) = paired else {
+        return csv(keys, rows);
+    };
+    let names = csv_names(rows);
+    let pairings = paired::pair(rows, p);
+    let mut out = String::new();
+    for (i, line) in csv(keys, rows).lines().enumerate() {
+        let mut rec: Vec<String> = Vec::new();
+        if i == 0 {
+            for n in &names {
+                rec.push(format!("paired_{n}"));
+                rec.push(format!("paired_{n}_half_width"));
+            }
+        } else {
+            let r = &rows[i - 1];
+            for n in &names {
+                let d = match &pairings[i - 1] {
+                    Pairing::With(b) => paired::difference(r, &rows[*b], n),
+                    _ => None,
+                };
+                rec.push(d.map(|x| format!("{}", x.mean)).unwrap_or_default());
+                rec.push(
+                    d.and_then(|x| x.half_width)
+                        .map(|h| format!("{h}"))
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        out.push_str(line);
+        out.push(',');
+        out.push_str(&rec.join(","));
+        out.push('\n');
+    }
+    out
 }
 
 /// A point's value as JSON: a number where the text is one (`0.7`, `10`),
@@ -189,26 +394,7 @@ pub fn csv(keys: &[String], rows: &[Row]) -> String {
 /// point has any, since a lower ART bought by killing jobs is no
 /// improvement.
 pub fn table(keys: &[String], rows: &[Row]) -> String {
-    if any_grid(rows) {
-        return table_of(keys, rows, GRID_COLUMNS.to_vec());
-    }
-    let mut cols: Vec<(&str, &str, usize)> = vec![
-        ("jobs", "jobs", 0),
-        ("art", "ART", 3),
-        ("mean_wait", "mean wait", 3),
-        ("mean_slowdown", "slowdown", 3),
-        ("mean_bounded_slowdown", "bnd slowdown", 3),
-        ("utilization", "util", 4),
-    ];
-    for (f, title) in [("killed", "killed"), ("requeued", "requeued")] {
-        if rows.iter().any(|r| fig(r, f).mean > 0.0) {
-            cols.push((f, title, 0));
-        }
-    }
-    if rows.iter().any(has_moldable) {
-        cols.extend(MOLDABLE_COLUMNS);
-    }
-    table_of(keys, rows, cols)
+    table_of(keys, rows, columns(rows))
 }
 
 /// The columns of a sweep over two-site grid points: the paper's figures.

@@ -131,6 +131,7 @@ pub fn parse(text: &str, name: &str) -> Result<BatsimWorkload, BatsimError> {
             .filter(|w| w.is_finite() && *w > 0.0)
             .map(SimTime::from_secs_f64);
         jobs.push(JobSpec {
+            work: None,
             id,
             submit: SimTime::from_secs_f64(j.subtime),
             size: j.res,

@@ -164,6 +164,7 @@ impl Iterator for BlancoWorkload {
         let id = self.next_id;
         self.next_id += 1;
         Some(JobSpec {
+            work: None,
             id,
             submit: SimTime::from_secs_f64(self.now),
             size,

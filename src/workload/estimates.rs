@@ -218,6 +218,7 @@ mod tests {
 
     fn job(rt: i64) -> JobSpec {
         JobSpec {
+            work: None,
             id: 1,
             submit: SimTime::ZERO,
             size: 1,

@@ -102,6 +102,7 @@ pub fn graph_job(p: &GraphStreamParams, seed: u64, i: u64, submit: SimTime) -> J
     let runtime = job.length();
     let width = job.width();
     JobSpec {
+        work: None,
         id: GRAPH_ID_BASE + i,
         submit,
         size: width,

@@ -167,14 +167,18 @@ impl Iterator for GridWorkload {
         } else {
             1
         };
-        let service = (0..draws)
+        let tasks: Vec<f64> = (0..draws)
             .map(|_| self.service.sample(&mut s.service))
-            .fold(0.0, f64::max);
+            .collect();
+        let service = tasks.iter().copied().fold(0.0, f64::max);
+        // Tasks that end apart leave processors held idle until the last.
+        let work = (draws > 1).then(|| tasks.iter().sum::<f64>());
         // At least one tick: a job of no work would end as it starts.
         let runtime = SimTime::from_secs_f64(service).max(SimTime(1));
         let id = self.next_id;
         self.next_id += 1;
         Some(JobSpec {
+            work,
             id,
             submit,
             size,

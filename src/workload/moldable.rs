@@ -214,6 +214,7 @@ impl Iterator for MoldableWorkload {
             SimTime(((app.sequential.0 as f64) * f).round().max(1.0) as i64)
         });
         Some(JobSpec {
+            work: None,
             id,
             submit: SimTime::from_secs_f64(self.t),
             size: app.largest(),

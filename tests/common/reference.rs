@@ -42,6 +42,7 @@ pub fn engine(
         .iter()
         .enumerate()
         .map(|(i, (submit, widths, run, est))| JobSpec {
+            work: None,
             id: i as u64,
             submit: SimTime::from_secs(*submit),
             size: widths.iter().sum(),
