@@ -18,12 +18,15 @@
 //! cargo run --release --example own_policy -- scenarios/default.toml --faulty --console
 //! ```
 //!
-//! It stands in for the scenario's FCFS; a policy chosen with `p` in the
-//! console comes from schedscope's catalog as usual.
+//! It is registered in schedscope's catalog as `smallest-first`, so the
+//! scenario runs under it and the console's picker lists it beside the
+//! built-in policies (`crates/sjf-easy` does the same from a crate of its
+//! own, with every command of the program).
 
 use schedscope::console::Session;
 use schedscope::model::Platform;
 use schedscope::policy::PolicyName;
+use schedscope::policy::catalog::{self, PolicyEntry};
 use schedscope::scenario::Scenario;
 use schedscope::sched::{Abort, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,17 +115,20 @@ impl Policy for SmallestFirst {
     }
 }
 
-/// The builder the engine is given: this policy in place of FCFS, the
-/// catalog's for anything else.
-fn build(spec: &PolicySpec, platform: &Platform) -> Result<Box<dyn Policy>, String> {
-    if spec.name == PolicyName::Fcfs {
-        Ok(Box::new(SmallestFirst {
-            spec: spec.clone(),
-            faulty: FAULTY.load(Ordering::Relaxed),
-            decisions: 0,
-        }))
-    } else {
-        schedscope::policy::build(spec, platform)
+/// Its catalog entry: name, what it does, parameters, label, builder.
+fn entry() -> PolicyEntry {
+    PolicyEntry {
+        name: PolicyName::new("smallest-first"),
+        summary: "smallest job first: of the queued jobs that fit now, the narrowest starts",
+        params: &[],
+        label: |_| "smallest first".to_string(),
+        build: |spec: &PolicySpec, _: &Platform| {
+            Ok(Box::new(SmallestFirst {
+                spec: spec.clone(),
+                faulty: FAULTY.load(Ordering::Relaxed),
+                decisions: 0,
+            }))
+        },
     }
 }
 
@@ -134,13 +140,17 @@ fn main() -> anyhow::Result<()> {
         .cloned()
         .unwrap_or_else(|| "scenarios/teach-jumping.toml".into());
     FAULTY.store(args.iter().any(|a| a == "--faulty"), Ordering::Relaxed);
-    let scenario = Scenario::load_with(std::path::Path::new(&path), &["policy.name=fcfs".into()])?;
+    catalog::register(entry()).map_err(anyhow::Error::msg)?;
+    let scenario = Scenario::load_with(
+        std::path::Path::new(&path),
+        &["policy.name=smallest-first".into()],
+    )?;
     let seed = scenario.seed();
     if args.iter().any(|a| a == "--console") {
-        let session = Session::with_builder(scenario, seed, true, build)?;
+        let session = Session::new(scenario, seed, true)?;
         return schedscope::console::run_session(session);
     }
-    let mut session = Session::with_builder(scenario, seed, false, build)?;
+    let mut session = Session::new(scenario, seed, false)?;
     session.run_to_end();
     let s = session.metrics().summary();
     let c = session.engine().counters();

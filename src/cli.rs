@@ -476,6 +476,30 @@ impl Failure {
     }
 }
 
+/// The whole program: reads the command line, runs it, prints any error
+/// and gives the exit code. A program that registers policies of its own
+/// (`policy::catalog::register`) calls this after registering them.
+pub fn main() -> std::process::ExitCode {
+    use clap::Parser;
+    let cli = Cli::parse();
+    match execute(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(f) => {
+            match &f {
+                Failure::Expectation => eprintln!("schedscope: an expectation failed"),
+                // The reader of standard output has gone: nothing to say.
+                Failure::ClosedPipe => {}
+                Failure::BadInput(m) | Failure::Incomplete(m) | Failure::Internal(m) => {
+                    eprintln!("schedscope: {m}")
+                }
+                Failure::Other(e) => eprintln!("schedscope: {e:#}"),
+                Failure::Stopped(s) => eprintln!("schedscope: {s}"),
+            }
+            std::process::ExitCode::from(f.exit_code())
+        }
+    }
+}
+
 /// Runs the command; what to print on stdout goes to stdout here.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {

@@ -411,18 +411,65 @@ fn one_cluster(platform: &Platform) -> Result<(), String> {
     }
 }
 
+/// Policies added by [`register`], after the built-in ones.
+static REGISTERED: std::sync::RwLock<Vec<&'static PolicyEntry>> =
+    std::sync::RwLock::new(Vec::new());
+
+/// Adds a policy of your own to the catalog for the life of the process:
+/// scenarios, `run`, `sweep`, `check`, `schedscope policies` and the
+/// console's picker then know it by its name like a built-in one. Call it
+/// before the command line is read (see `crates/sjf-easy` for a whole
+/// program). A name already in the catalog, or one that is not lowercase
+/// words joined by `-`, is refused.
+pub fn register(entry: PolicyEntry) -> Result<(), String> {
+    let name = entry.name.as_str();
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if !name.split('-').all(word) {
+        return Err(format!(
+            "a policy name is lowercase letters and digits in words joined by \"-\", \
+             not \"{name}\""
+        ));
+    }
+    let mut registered = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
+    if POLICIES
+        .iter()
+        .chain(registered.iter().copied())
+        .any(|e| e.name == entry.name)
+    {
+        return Err(format!(
+            "a policy named \"{name}\" is already in the catalog"
+        ));
+    }
+    registered.push(Box::leak(Box::new(entry)));
+    Ok(())
+}
+
+/// Every policy: the built-in ones in picker order, then the registered.
+pub fn all() -> Vec<&'static PolicyEntry> {
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    POLICIES.iter().chain(registered.iter().copied()).collect()
+}
+
 /// The entry for `name`, if there is such a policy.
 pub fn find(name: PolicyName) -> Option<&'static PolicyEntry> {
-    POLICIES.iter().find(|e| e.name == name)
+    if let Some(e) = POLICIES.iter().find(|e| e.name == name) {
+        return Some(e);
+    }
+    let registered = REGISTERED.read().unwrap_or_else(|e| e.into_inner());
+    registered.iter().copied().find(|e| e.name == name)
 }
 
 /// Every policy's name, in catalog order.
 pub fn names() -> impl Iterator<Item = PolicyName> {
-    POLICIES.iter().map(|e| e.name)
+    all().into_iter().map(|e| e.name)
 }
 
 fn known() -> String {
-    let names: Vec<String> = POLICIES
+    let names: Vec<String> = all()
         .iter()
         .map(|e| format!("\"{}\"", e.name.as_str()))
         .collect();
@@ -459,7 +506,7 @@ pub fn check_key(spec: &PolicySpec) -> Result<&'static PolicyEntry, (Vec<String>
     // read them (a sweep varies the policy under one set of keys), except
     // pinned processors, which change what a run means.
     if spec.machines == Machines::Pinned && param(entry, "machines").is_none() {
-        let readers: Vec<&str> = POLICIES
+        let readers: Vec<&str> = all()
             .iter()
             .filter(|e| param(e, "machines").is_some())
             .map(|e| e.name.as_str())
@@ -597,7 +644,7 @@ pub fn choice(spec: &PolicySpec, key: &str) -> Option<String> {
 /// Every policy with its summary and parameters, for `schedscope policies`.
 pub fn describe() -> String {
     let mut out = String::new();
-    for e in POLICIES {
+    for e in all() {
         out.push_str(&format!("{}\n    {}\n", e.name.as_str(), e.summary));
         for p in e.params {
             let (key, takes) = match &p.kind {

@@ -1,0 +1,169 @@
+//! `sjf-easy` as its users meet it: a schedule worked by hand through
+//! schedscope's engine, and the `schedscope-sjf` program's commands.
+
+use schedscope::engine::{Engine, EngineConfig};
+use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::catalog;
+use schedscope::sched::PolicySpec;
+use std::process::{Command, Output};
+use std::sync::Once;
+
+fn registered() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| schedscope_sjf_easy::register().expect("registers"));
+}
+
+fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
+    JobSpec {
+        id,
+        submit: SimTime::from_secs(submit),
+        size,
+        components: vec![size],
+        runtime: SimTime::from_secs(runtime),
+        estimate: None,
+        user: None,
+        injected: false,
+        home: None,
+        app: None,
+        comm: None,
+        graph: None,
+        work: None,
+    }
+}
+
+/// One cluster of 4, exact estimates. A (3 for 10 s) starts at 0. B (2 for
+/// 50 s) cannot start: reserved at 10, when 2 are left over. E (1 for
+/// 100 s) ends long after 10 but fits in those 2: it starts at 2. F (1 for
+/// 5 s) arrives at 3 and, shortest, becomes the first in line with no
+/// processor free: reserved at 10. At 10 F and B both start, F first.
+#[test]
+fn the_shortest_job_holds_the_reservation_and_others_backfill_around_it() {
+    registered();
+    let jobs = vec![
+        job(1, 0, 3, 10),
+        job(2, 1, 2, 50),
+        job(3, 2, 1, 100),
+        job(4, 3, 1, 5),
+    ];
+    let spec = PolicySpec {
+        name: schedscope_sjf_easy::NAME,
+        ..PolicySpec::default()
+    };
+    let mut e = Engine::new(
+        Platform::uniform(1, 4),
+        Box::new(jobs.into_iter()),
+        &spec,
+        EngineConfig::default(),
+    )
+    .expect("builds");
+    e.run();
+    let mut starts: Vec<(u64, i64, bool)> = e
+        .drain_records()
+        .map(|r| (r.id, r.start.as_secs_f64() as i64, r.jumped_ahead))
+        .collect();
+    starts.sort();
+    assert_eq!(
+        starts,
+        vec![(1, 0, false), (2, 10, false), (3, 2, true), (4, 10, true)]
+    );
+}
+
+#[test]
+fn a_name_taken_or_badly_spelt_is_refused() {
+    registered();
+    let e = schedscope_sjf_easy::register().unwrap_err();
+    assert!(e.contains("\"sjf-easy\" is already in the catalog"), "{e}");
+    let mut easy = schedscope_sjf_easy::entry();
+    easy.name = schedscope::policy::PolicyName::Easy;
+    assert!(catalog::register(easy).unwrap_err().contains("already"));
+    let mut bad = schedscope_sjf_easy::entry();
+    bad.name = schedscope::policy::PolicyName::new("SJF easy");
+    assert!(catalog::register(bad).unwrap_err().contains("lowercase"));
+    assert_eq!(
+        catalog::names().last(),
+        Some(schedscope_sjf_easy::NAME),
+        "listed after the built-in policies"
+    );
+}
+
+fn sjf(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schedscope-sjf"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the program runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `run`, `sweep`, `check` and `policies` know it without any change to
+/// schedscope; every job that arrives ends, on one cluster and on five.
+#[test]
+fn the_program_runs_it_in_every_command() {
+    let listed = ok(&sjf(&["policies"]));
+    assert!(
+        listed.contains("\nsjf-easy\n    shortest job first"),
+        "{listed}"
+    );
+    for (scenario, jobs) in [
+        ("scenarios/trace-lublin_256.toml", None),
+        ("scenarios/default.toml", Some(1900.0)),
+    ] {
+        let o = sjf(&[
+            "run",
+            scenario,
+            "--set",
+            "policy.name=sjf-easy",
+            "--set",
+            "run.jobs=2000",
+            "--set",
+            "run.warmup_jobs=100",
+            "--format",
+            "json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+        assert_eq!(v["policy"]["label"], "SJF + EASY reservation");
+        if let Some(n) = jobs {
+            assert_eq!(v["metrics"]["overall"]["jobs"], n, "{scenario}");
+        }
+    }
+    let rows = ok(&sjf(&[
+        "sweep",
+        "scenarios/trace-lublin_256.toml",
+        "--set",
+        "run.jobs=1000",
+        "--vary",
+        "policy.name=easy,sjf-easy",
+        "--format",
+        "csv",
+    ]));
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+    assert!(
+        rows.lines().nth(2).unwrap().starts_with("sjf-easy,"),
+        "{rows}"
+    );
+    // check: bounds a scenario file states for it.
+    let dir = std::env::temp_dir().join(format!("sjf-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sjf.toml");
+    std::fs::write(
+        &file,
+        "name = \"sjf\"\n[platform]\nshape = \"1x4\"\n[workload]\nkind = \"jobs\"\n\
+         jobs = [{submit = 0, size = 3, runtime = 10}, {submit = 1, size = 2, runtime = 50},\n\
+         {submit = 2, size = 1, runtime = 100}, {submit = 3, size = 1, runtime = 5}]\n\
+         [policy]\nname = \"sjf-easy\"\n[expect]\njobs = { min = 4.0, max = 4.0 }\n\
+         mean_wait = { min = 3.99, max = 4.01 }\n",
+    )
+    .unwrap();
+    let out = ok(&sjf(&["check", file.to_str().unwrap()]));
+    assert!(out.contains("pass  mean_wait = 4.0000"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
