@@ -1,18 +1,11 @@
-//! The tests of the engine and the policies, as one test binary, for
-//! mutation testing only (`.cargo/mutants.toml`; build it with
-//! `--features mutation-suite`).
+//! The engine and the policies: hand-worked schedules, references written again from
+//! the papers' definitions, properties over random workloads and timelines, and the
+//! paper scenarios that exercise them. `.cargo/mutants.toml` runs this binary.
 //!
-//! Each file is still its own test target in a plain `cargo test`. Under
-//! cargo-mutants every mutant relinks every test binary, and thirty of them
-//! cost a mutant about as much as compiling the crate; one binary halves
-//! that. Run under nextest, each test still runs in a process of its own.
-//!
-//! A new test file of the engine or a policy is listed here too.
-//! `console_reservations` stays a target of its own: its insta snapshots
-//! are named after the module they are asserted in.
+//! Each file is one module of this binary, where it stays in `tests/`: one
+//! link instead of one per file.
 
-// Each file below loads the shared helpers it needs, as it does as a
-// target of its own.
+// Each file loads the shared helpers it needs, as it would on its own.
 #![allow(clippy::duplicate_mod)]
 
 #[path = "../properties.rs"]
@@ -102,7 +95,8 @@ mod pas_mip;
 #[path = "../blanco_findings.rs"]
 mod blanco_findings;
 
-// The console's session names the timeline command a step applied: the
-// only reader of the engine's timeline messages.
 #[path = "../console_session.rs"]
 mod console_session;
+
+#[path = "../nothing_lost.rs"]
+mod nothing_lost;

@@ -1,0 +1,29 @@
+//! The console without its snapshots: the driver, sessions replayed, paging, huge
+//! queues, a soak under random keys, and a real terminal in tmux.
+//!
+//! Each file is one module of this binary, where it stays in `tests/`: one
+//! link instead of one per file.
+
+// Each file loads the shared helpers it needs, as it would on its own.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../console_cli.rs"]
+mod console_cli;
+
+#[path = "../console_driver.rs"]
+mod console_driver;
+
+#[path = "../console_huge.rs"]
+mod console_huge;
+
+#[path = "../console_replay.rs"]
+mod console_replay;
+
+#[path = "../console_soak.rs"]
+mod console_soak;
+
+#[path = "../console_tmux.rs"]
+mod console_tmux;
+
+#[path = "../console_window.rs"]
+mod console_window;
