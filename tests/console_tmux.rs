@@ -330,3 +330,57 @@ fn a_console_killed_by_a_signal_gives_the_terminal_back() {
         );
     }
 }
+
+/// The console's terminal goes away (its pane killed, as a closed window or
+/// a dropped connection does): the console ends within a few seconds
+/// instead of spinning on a terminal that is no longer there. It wrote its
+/// pid into a file of its own folder; once the pane is gone the pid must
+/// be gone too.
+#[test]
+fn a_console_whose_terminal_goes_away_ends() {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let bin = env!("CARGO_BIN_EXE_schedscope");
+    let name = format!("schedscope-gone-{}", std::process::id());
+    let script = format!(
+        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' sh -c 'echo $$ > \"{p}\"; exec \"{bin}\"'",
+        d = dir.path().display(),
+        p = pid_file.display(),
+    );
+    if tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &name,
+        "-x",
+        "120",
+        "-y",
+        "32",
+        "sh",
+        "-c",
+        &script,
+    ])
+    .is_none()
+    {
+        eprintln!("skipped: tmux cannot start a session here");
+        return;
+    }
+    let s = Session(name);
+    s.wait_for("▶ running");
+    let pid = wait_for_file(&pid_file).trim().to_string();
+    let alive = || Path::new(&format!("/proc/{pid}")).exists();
+    assert!(alive(), "the console runs");
+    tmux(&["kill-session", "-t", &s.0]).expect("tmux kill-session");
+    let start = Instant::now();
+    while alive() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if alive() {
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        panic!("the console outlived its terminal by 5 s");
+    }
+}

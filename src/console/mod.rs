@@ -5,6 +5,8 @@
 pub mod app;
 pub mod driver;
 pub mod format;
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
+mod hangup;
 pub mod inject_form;
 pub mod keymap;
 pub mod panes;
@@ -101,6 +103,8 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
             return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
         }
     };
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
+    let hangup = hangup::Watch::start();
     let result = ui::run(
         &mut terminal,
         &mut app,
@@ -109,6 +113,8 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
         &mut ui::SignalledEvents(signal.clone()),
         color,
     );
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
+    hangup.stop();
     ratatui::restore();
     driver.stop();
     for id in handlers {

@@ -888,6 +888,20 @@ mod tests {
             World::of(4)
         }
 
+        /// Under `[policy.params] broken = reading`.
+        fn reading(mut self, reading: &str) -> World {
+            let mut spec = PolicySpec {
+                name: crate::sched::PolicyName::Conservative,
+                ..PolicySpec::default()
+            };
+            spec.params.insert(
+                "broken".to_string(),
+                crate::sched::ParamValue::Text(reading.to_string()),
+            );
+            self.policy = Conservative::new(Box::new(super::super::placement::WorstFit), spec);
+            self
+        }
+
         fn of(processors: u32) -> World {
             World {
                 processors,
@@ -1032,18 +1046,10 @@ mod tests {
             // C moves up into the room A gave up, and A goes after it.
             (Some("around-later"), s(650), s(200) + tick),
         ] {
-            let mut w = World::new();
-            if let Some(r) = reading {
-                let mut spec = PolicySpec {
-                    name: crate::sched::PolicyName::Conservative,
-                    ..PolicySpec::default()
-                };
-                spec.params.insert(
-                    "broken".to_string(),
-                    crate::sched::ParamValue::Text(r.to_string()),
-                );
-                w.policy = Conservative::new(Box::new(super::super::placement::WorstFit), spec);
-            }
+            let mut w = match reading {
+                Some(r) => World::new().reading(r),
+                None => World::new(),
+            };
             w.run(w.job(0, 2, 100, Some(100)));
             w.run(w.job(0, 2, 1000, Some(1000)));
             let a = JobKey(w.jobs.insert(w.job(1, 2, 500, None)));
@@ -1120,57 +1126,34 @@ mod tests {
     /// with one between where every reservation still holds. Under
     /// `broken = "around-later"` the one there is kept (the jobs before it
     /// in the scan order may not take its room), those over the short
-    /// stretches are placed again; under `"in-order"` (the default) every
-    /// reservation from the first broken one on is placed again in order.
+    /// stretches are placed again: in the scan order, the first is given
+    /// up, the second holds, the third is given up, and the fourth holds
+    /// once the third's room is back; the first is placed again after the
+    /// fourth, the second moves up into the room the first left, the third
+    /// goes after them all and the fourth moves up behind the second. Under
+    /// `"in-order"` (the default) every reservation from the first broken
+    /// one on is placed again in order: the queue keeps its order.
     #[test]
-    fn a_reservation_between_two_shortfalls_is_kept_around_later() {
-        let mut spec = PolicySpec {
-            name: crate::sched::PolicyName::Conservative,
-            ..PolicySpec::default()
-        };
-        spec.params.insert(
-            "broken".to_string(),
-            crate::sched::ParamValue::Text("around-later".to_string()),
-        );
-        let mut w = World::of(6);
-        w.policy = Conservative::new(Box::new(super::super::placement::WorstFit), spec);
-        let r1 = w.run(w.job(0, 2, 100, Some(100)));
-        let r2 = w.run(w.job(0, 2, 200, Some(200)));
-        w.run(w.job(0, 2, 1000, Some(1000)));
-        let queue: Vec<JobKey> = (1..=4)
-            .map(|a| JobKey(w.jobs.insert(w.job(a, 2, 50, None))))
-            .collect();
-        let at = |w: &World| queue.iter().map(|&q| w.reserved_at(q)).collect::<Vec<_>>();
-        assert!(w.decide(0, &queue).is_empty());
-        assert_eq!(at(&w), [100, 150, 200, 200].map(|t| Some(s(t))));
-        w.jobs[r1.0].estimated_end = s(130);
-        w.jobs[r2.0].estimated_end = s(230);
-        assert!(w.decide(10, &queue).is_empty());
-        // In the scan order: the first is given up, the second holds, the
-        // third is given up, and the fourth holds once the third's room is
-        // back. The first is placed again after the fourth, the second
-        // moves up into the room the first left, the third goes after
-        // them all and the fourth moves up behind the second.
-        assert_eq!(at(&w), [230, 130, 250, 180].map(|t| Some(s(t))));
-    }
-
-    /// The same shortfalls under the default reading: the queue keeps its
-    /// order, each job after the ones before it.
-    #[test]
-    fn reservations_broken_by_shortfalls_are_made_again_in_order() {
-        let mut w = World::of(6);
-        let r1 = w.run(w.job(0, 2, 100, Some(100)));
-        let r2 = w.run(w.job(0, 2, 200, Some(200)));
-        w.run(w.job(0, 2, 1000, Some(1000)));
-        let queue: Vec<JobKey> = (1..=4)
-            .map(|a| JobKey(w.jobs.insert(w.job(a, 2, 50, None))))
-            .collect();
-        let at = |w: &World| queue.iter().map(|&q| w.reserved_at(q)).collect::<Vec<_>>();
-        assert!(w.decide(0, &queue).is_empty());
-        w.jobs[r1.0].estimated_end = s(130);
-        w.jobs[r2.0].estimated_end = s(230);
-        assert!(w.decide(10, &queue).is_empty());
-        assert_eq!(at(&w), [130, 180, 230, 230].map(|t| Some(s(t))));
+    fn reservations_broken_by_shortfalls_under_each_reading() {
+        for (reading, want) in [
+            ("around-later", [230, 130, 250, 180]),
+            ("in-order", [130, 180, 230, 230]),
+        ] {
+            let mut w = World::of(6).reading(reading);
+            let r1 = w.run(w.job(0, 2, 100, Some(100)));
+            let r2 = w.run(w.job(0, 2, 200, Some(200)));
+            w.run(w.job(0, 2, 1000, Some(1000)));
+            let queue: Vec<JobKey> = (1..=4)
+                .map(|a| JobKey(w.jobs.insert(w.job(a, 2, 50, None))))
+                .collect();
+            let at = |w: &World| queue.iter().map(|&q| w.reserved_at(q)).collect::<Vec<_>>();
+            assert!(w.decide(0, &queue).is_empty());
+            assert_eq!(at(&w), [100, 150, 200, 200].map(|t| Some(s(t))));
+            w.jobs[r1.0].estimated_end = s(130);
+            w.jobs[r2.0].estimated_end = s(230);
+            assert!(w.decide(10, &queue).is_empty());
+            assert_eq!(at(&w), want.map(|t| Some(s(t))), "{reading}");
+        }
     }
 
     /// Jobs that take no time hold no room, so two may be due at once on

@@ -48,7 +48,16 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let now = e.now;
     let mut lines: Vec<Line> = Vec::new();
-    match e.queue.first() {
+    // The job the policy plans for: the one holding the reservation where
+    // the policy names it (a policy that reorders the queue, such as
+    // shortest job first, reserves for another than the oldest), else the
+    // first in the queue.
+    let planned = e
+        .backfill
+        .as_ref()
+        .and_then(|bf| bf.head)
+        .and_then(|id| e.queue.iter().find(|q| q.id == id));
+    match planned.or(e.queue.first()) {
         Some(h) => lines.push(Line::from(vec![
             Span::styled(format!("{HEAD} head "), ctx.head()),
             Span::styled(
