@@ -556,6 +556,11 @@ impl Profile {
         placement: &dyn Placement,
         span_of: &dyn Fn(&Assignment) -> SimTime,
     ) -> Option<(SimTime, Assignment)> {
+        // No start before the first window in which some cluster keeps room
+        // for the widest component throughout: skip to it (a placement puts
+        // each component on a cluster with that much room over the window).
+        let widest = widths.iter().copied().max().unwrap_or(0);
+        let from = self.first_room(from, before, widest, span)?;
         let first = self.step_of(from);
         let n = self.times.len();
         let c = self.clusters;
@@ -611,6 +616,50 @@ impl Profile {
         }
         self.mins = mins;
         found
+    }
+
+    /// The earliest time from `from` and before `before` at which some
+    /// cluster has `width` processors free over [t, t + span), if any: a
+    /// start no job with a component that wide can precede. A scan of
+    /// each cluster's counts, which stops at the best start found so far.
+    fn first_room(
+        &self,
+        from: SimTime,
+        before: SimTime,
+        width: u32,
+        span: SimTime,
+    ) -> Option<SimTime> {
+        let first = self.step_of(from);
+        let n = self.times.len();
+        let c = self.clusters;
+        let w = width as i64;
+        let mut best: Option<SimTime> = None;
+        for i in 0..c {
+            let bound = best.unwrap_or(before).min(before);
+            let mut run: Option<SimTime> = None;
+            for k in first..n {
+                let t = self.times[k].max(from);
+                if run.is_none() && t >= bound {
+                    break;
+                }
+                if self.free[k * c + i] < w {
+                    run = None;
+                    continue;
+                }
+                let start = *run.get_or_insert(t);
+                let covered = match self.times.get(k + 1) {
+                    Some(&next) => start.saturating_add(span) <= next,
+                    None => true,
+                };
+                if covered {
+                    if start < bound {
+                        best = Some(start);
+                    }
+                    break;
+                }
+            }
+        }
+        best
     }
 
     /// Whether every step in [from, to) has room for what `a` holds there
