@@ -242,32 +242,23 @@ fn compare_mode_in_tmux() {
     assert_eq!(wait_for_file(&exit_file).trim(), "0");
 }
 
-/// The console killed by `signal` in a tmux pane: the exit code, what
-/// `stty -a` then says of the pane's terminal, and whether tmux still sees
-/// the alternate screen on and the cursor hidden. `None` without tmux.
-fn killed_by(signal: &str) -> Option<(String, String, String)> {
+/// The console in a tmux pane of 120×32 in a fresh folder, its pid written
+/// to `pid` there (an inner shell writes its own pid and becomes the
+/// console); `then` runs in the pane's shell once the console is gone.
+/// `None` (with the reason printed) where tmux cannot run it.
+fn console_with_pid(tag: &str, then: &str) -> Option<(Session, tempfile::TempDir, String)> {
     if tmux(&["-V"]).is_none() {
         eprintln!("skipped: tmux is not installed (.ci/run installs it)");
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
-    let (pid_file, exit_file, stty_file) = (
-        dir.path().join("pid"),
-        dir.path().join("exit"),
-        dir.path().join("stty"),
-    );
+    let pid_file = dir.path().join("pid");
     let bin = env!("CARGO_BIN_EXE_schedscope");
-    let name = format!("schedscope-{signal}-{}", std::process::id());
-    // The inner shell writes its pid and becomes the console, so that the
-    // pid is the console's; once it is gone, the outer shell reads the
-    // terminal's settings as the operator's shell would find them.
+    let name = format!("schedscope-{tag}-{}", std::process::id());
     let script = format!(
-        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' sh -c 'echo $$ > \"{p}\"; exec \"{bin}\"'; \
-         echo $? > '{e}.tmp'; stty -a > '{s}'; mv '{e}.tmp' '{e}'; sleep 30",
+        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' sh -c 'echo $$ > \"{p}\"; exec \"{bin}\"'{then}",
         d = dir.path().display(),
         p = pid_file.display(),
-        e = exit_file.display(),
-        s = stty_file.display(),
     );
     tmux(&[
         "new-session",
@@ -289,13 +280,24 @@ fn killed_by(signal: &str) -> Option<(String, String, String)> {
     let s = Session(name);
     s.wait_for("▶ running");
     let pid = wait_for_file(&pid_file).trim().to_string();
+    Some((s, dir, pid))
+}
+
+/// The console killed by `signal` in a tmux pane: the exit code, what
+/// `stty -a` then says of the pane's terminal, and whether tmux still sees
+/// the alternate screen on and the cursor hidden. `None` without tmux.
+fn killed_by(signal: &str) -> Option<(String, String, String)> {
+    // Once the console is gone, the pane's shell reads the terminal's
+    // settings as the operator's shell would find them.
+    let then = "; echo $? > exit.tmp; stty -a > stty; mv exit.tmp exit; sleep 30";
+    let (s, dir, pid) = console_with_pid(signal, then)?;
     let killed = Command::new("kill")
         .args([&format!("-{signal}"), &pid])
         .status()
         .expect("kill runs");
     assert!(killed.success(), "kill -{signal} {pid}");
-    let code = wait_for_file(&exit_file).trim().to_string();
-    let stty = std::fs::read_to_string(&stty_file).unwrap();
+    let code = wait_for_file(&dir.path().join("exit")).trim().to_string();
+    let stty = std::fs::read_to_string(dir.path().join("stty")).unwrap();
     let flags = tmux(&[
         "display-message",
         "-p",
@@ -338,40 +340,9 @@ fn a_console_killed_by_a_signal_gives_the_terminal_back() {
 /// be gone too.
 #[test]
 fn a_console_whose_terminal_goes_away_ends() {
-    if tmux(&["-V"]).is_none() {
-        eprintln!("skipped: tmux is not installed (.ci/run installs it)");
+    let Some((s, _dir, pid)) = console_with_pid("gone", "") else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pid");
-    let bin = env!("CARGO_BIN_EXE_schedscope");
-    let name = format!("schedscope-gone-{}", std::process::id());
-    let script = format!(
-        "cd '{d}' && SCHEDSCOPE_LOG_DIR='{d}' sh -c 'echo $$ > \"{p}\"; exec \"{bin}\"'",
-        d = dir.path().display(),
-        p = pid_file.display(),
-    );
-    if tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &name,
-        "-x",
-        "120",
-        "-y",
-        "32",
-        "sh",
-        "-c",
-        &script,
-    ])
-    .is_none()
-    {
-        eprintln!("skipped: tmux cannot start a session here");
-        return;
-    }
-    let s = Session(name);
-    s.wait_for("▶ running");
-    let pid = wait_for_file(&pid_file).trim().to_string();
+    };
     let alive = || Path::new(&format!("/proc/{pid}")).exists();
     assert!(alive(), "the console runs");
     tmux(&["kill-session", "-t", &s.0]).expect("tmux kill-session");
