@@ -16,7 +16,8 @@
 use crate::engine::{Engine, EngineConfig};
 use crate::metrics::Replicated;
 use crate::model::Platform;
-use crate::sched::{GridRules, PolicyName, PolicySpec};
+use crate::policy::grid::GridRules;
+use crate::sched::{PolicyName, PolicySpec};
 use crate::workload::estimates::EstimateModel;
 use crate::workload::grid::{GangService, GangSizes, GridParams, GridWorkload};
 use crate::workload::rng::replication_seed;

@@ -36,13 +36,11 @@
 //! A split gang takes the idle processors of the site with most of them
 //! first; one that fits in one site there is not split (no overhead).
 
+pub use super::grid_rules::{ElapsedReading, GridRules, IdleReading, QueuePick, WideRule};
 use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
-use crate::sched::{
-    Abort, ElapsedReading, GridProcView, GridRules, GridStateView, IdleReading, JobState, JobView,
-    PolicyName, QueuePick, WideRule,
-};
+use crate::sched::{Abort, GridProcView, GridStateView, JobState, JobView, PolicyName};
 use crate::workload::rng::stream_number;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;

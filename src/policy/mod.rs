@@ -14,6 +14,7 @@ pub mod easy;
 pub mod fjt;
 pub mod fpfs;
 pub mod grid;
+pub mod grid_rules;
 pub mod package_mip;
 pub mod package_search;
 pub mod pinned;

@@ -22,8 +22,7 @@ pub use reserve::{
     ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
 };
 pub use spec::{
-    BackfillOrder, ElapsedReading, GridRules, IdleReading, Machines, MaxJumps, ParamValue,
-    PlacementName, PolicyName, PolicySpec, QueuePick, WideRule,
+    BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
 };
 
 use crate::model::{AppType, ClusterIdx, Platform, SimTime};
