@@ -7,19 +7,14 @@ use crate::sched::PlacementName;
 
 fn job(id: u64, submit: i64, comps: &[u32], runtime: i64) -> JobSpec {
     JobSpec {
-        work: None,
-        id,
-        submit: SimTime::from_secs(submit),
         size: comps.iter().sum(),
         components: comps.to_vec(),
-        runtime: SimTime::from_secs(runtime),
-        estimate: None,
-        user: None,
-        injected: false,
-        home: None,
-        app: None,
-        comm: None,
-        graph: None,
+        ..JobSpec::rigid(
+            id,
+            SimTime::from_secs(submit),
+            0,
+            SimTime::from_secs(runtime),
+        )
     }
 }
 

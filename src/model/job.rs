@@ -59,6 +59,28 @@ pub struct CommNeed {
 }
 
 impl JobSpec {
+    /// A rigid job of `size` processors on one cluster, arriving at
+    /// `submit` and running `runtime` at speed 1, with no estimate of its
+    /// own (the estimate model gives it one), as a test or a program of its
+    /// own writes a workload by hand; set the other fields on the result.
+    pub fn rigid(id: u64, submit: SimTime, size: u32, runtime: SimTime) -> JobSpec {
+        JobSpec {
+            id,
+            submit,
+            size,
+            components: vec![size],
+            runtime,
+            estimate: None,
+            user: None,
+            injected: false,
+            home: None,
+            app: None,
+            comm: None,
+            graph: None,
+            work: None,
+        }
+    }
+
     /// The widest component.
     pub fn widest(&self) -> u32 {
         self.components.iter().copied().max().unwrap_or(self.size)

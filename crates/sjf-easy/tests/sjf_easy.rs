@@ -14,21 +14,12 @@ fn registered() {
 }
 
 fn job(id: u64, submit: i64, size: u32, runtime: i64) -> JobSpec {
-    JobSpec {
+    JobSpec::rigid(
         id,
-        submit: SimTime::from_secs(submit),
+        SimTime::from_secs(submit),
         size,
-        components: vec![size],
-        runtime: SimTime::from_secs(runtime),
-        estimate: None,
-        user: None,
-        injected: false,
-        home: None,
-        app: None,
-        comm: None,
-        graph: None,
-        work: None,
-    }
+        SimTime::from_secs(runtime),
+    )
 }
 
 /// One cluster of 4, exact estimates. A (3 for 10 s) starts at 0. B (2 for
