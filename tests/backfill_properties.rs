@@ -29,19 +29,13 @@ fn workload(clusters: usize, procs: u32) -> impl Strategy<Value = Vec<JobSpec>> 
     prop::collection::vec(job, 1..40).prop_map(move |v| {
         let mut t = 0;
         let blocker = JobSpec {
-            work: None,
-            id: BLOCKER,
-            submit: SimTime::ZERO,
-            size: procs * clusters as u32,
             components: vec![procs; clusters],
-            runtime: SimTime::from_secs(20),
-            estimate: None,
-            user: None,
-            injected: false,
-            home: None,
-            app: None,
-            comm: None,
-            graph: None,
+            ..JobSpec::rigid(
+                BLOCKER,
+                SimTime::ZERO,
+                procs * clusters as u32,
+                SimTime::from_secs(20),
+            )
         };
         std::iter::once(blocker)
             .chain(v.into_iter().enumerate().map(|(i, (gap, widths, run))| {

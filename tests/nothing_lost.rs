@@ -304,19 +304,14 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
         }
     }
     let job = |id, submit, components: Vec<u32>, runtime| JobSpec {
-        work: None,
-        id,
-        submit: SimTime::from_secs(submit),
         size: components.iter().sum(),
         components,
-        runtime: SimTime::from_secs(runtime),
-        estimate: None,
-        user: None,
-        injected: false,
-        home: None,
-        app: None,
-        comm: None,
-        graph: None,
+        ..JobSpec::rigid(
+            id,
+            SimTime::from_secs(submit),
+            0,
+            SimTime::from_secs(runtime),
+        )
     };
     let jobs = vec![
         job(1, 0, vec![4], 10),

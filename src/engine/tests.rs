@@ -1023,19 +1023,8 @@ mod flexible_split {
     #[test]
     fn the_policy_splits_a_job_that_names_no_components() {
         let job = JobSpec {
-            work: None,
-            id: 1,
-            submit: SimTime::ZERO,
-            size: 7,
             components: Vec::new(),
-            runtime: SimTime::from_secs(5),
-            estimate: None,
-            user: None,
-            injected: false,
-            home: None,
-            app: None,
-            comm: None,
-            graph: None,
+            ..JobSpec::rigid(1, SimTime::ZERO, 7, SimTime::from_secs(5))
         };
         let mut e = Engine::with_builder(
             Platform::uniform(2, 4),

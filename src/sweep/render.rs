@@ -273,43 +273,6 @@ fn json_paired(rows: &[Row], paired: Option<&Paired>) -> String {
     crate::report::json::to_text(&Value::Array(items))
 }
 
-fn csv_paired(keys: &[String], rows: &[Row], paired: Option<&Paired>) -> String {
-    let Some(p) = paired else {
-        return csv(keys, rows);
-    };
-    let names = csv_names(rows);
-    let pairings = paired::pair(rows, p);
-    let mut out = String::new();
-    for (i, line) in csv(keys, rows).lines().enumerate() {
-        let mut rec: Vec<String> = Vec::new();
-        if i == 0 {
-            for n in &names {
-                rec.push(format!("paired_{n}"));
-                rec.push(format!("paired_{n}_half_width"));
-            }
-        } else {
-            let r = &rows[i - 1];
-            for n in &names {
-                let d = match &pairings[i - 1] {
-                    Pairing::With(b) => paired::difference(r, &rows[*b], n),
-                    _ => None,
-                };
-                rec.push(d.map(|x| format!("{}", x.mean)).unwrap_or_default());
-                rec.push(
-                    d.and_then(|x| x.half_width)
-                        .map(|h| format!("{h}"))
-                        .unwrap_or_default(),
-                );
-            }
-        }
-        out.push_str(line);
-        out.push(',');
-        out.push_str(&rec.join(","));
-        out.push('\n');
-    }
-    out
-}
-
 /// A point's value as JSON: a number where the text is one (`0.7`, `10`),
 /// else the text.
 fn point_value(v: &str) -> Value {
@@ -344,45 +307,48 @@ pub fn json(rows: &[Row]) -> String {
 /// The varied keys, then each of [`CSV_FIGURES`] and its half-width
 /// (empty with one replication).
 pub fn csv(keys: &[String], rows: &[Row]) -> String {
+    csv_paired(keys, rows, None)
+}
+
+/// [`csv`], and with `paired` each figure's paired difference and its
+/// half-width after the figures (`paired_<figure>`, empty for a base point
+/// or one not paired).
+fn csv_paired(keys: &[String], rows: &[Row], paired: Option<&Paired>) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
+    let names = csv_names(rows);
     let mut header: Vec<String> = keys.to_vec();
-    let moldable = rows.iter().any(has_moldable);
-    let extra: Vec<&str> = if moldable {
-        MOLDABLE_COLUMNS.iter().map(|c| c.0).collect()
-    } else {
-        Vec::new()
-    };
-    let grid = any_grid(rows);
-    let grid_names: Vec<String> = if grid {
-        crate::grid_study::GRID_FIGURES
-            .iter()
-            .map(|n| format!("grid.{n}"))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    for f in CSV_FIGURES
-        .iter()
-        .copied()
-        .chain(extra.iter().copied())
-        .chain(grid_names.iter().map(String::as_str))
-    {
-        header.push(f.to_string());
+    for f in &names {
+        header.push(f.clone());
         header.push(format!("{f}_half_width"));
     }
+    if paired.is_some() {
+        for f in &names {
+            header.push(format!("paired_{f}"));
+            header.push(format!("paired_{f}_half_width"));
+        }
+    }
+    let pairings = paired.map(|p| paired::pair(rows, p));
+    let cells = |x: Replicated, rec: &mut Vec<String>| {
+        rec.push(format!("{}", x.mean));
+        rec.push(x.half_width.map(|h| format!("{h}")).unwrap_or_default());
+    };
     // Writing into memory cannot fail.
     let _ = w.write_record(&header);
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
         let mut rec: Vec<String> = r.settings.iter().map(|(_, v)| v.clone()).collect();
-        for f in CSV_FIGURES
-            .iter()
-            .copied()
-            .chain(extra.iter().copied())
-            .chain(grid_names.iter().map(String::as_str))
-        {
-            let x = fig(r, f);
-            rec.push(format!("{}", x.mean));
-            rec.push(x.half_width.map(|h| format!("{h}")).unwrap_or_default());
+        for f in &names {
+            cells(fig(r, f), &mut rec);
+        }
+        if let Some(pairings) = &pairings {
+            for f in &names {
+                match &pairings[i] {
+                    Pairing::With(b) => match paired::difference(r, &rows[*b], f) {
+                        Some(d) => cells(d, &mut rec),
+                        None => rec.extend([String::new(), String::new()]),
+                    },
+                    _ => rec.extend([String::new(), String::new()]),
+                }
+            }
         }
         let _ = w.write_record(&rec);
     }
