@@ -147,10 +147,9 @@ pub fn run_replication_with(
     let mut metrics = scenario.new_metrics();
     let mut records = Vec::new();
     let mut grid = scenario
-        .facts()
-        .grid
-        .is_some()
-        .then(crate::grid_study::GridAcc::default);
+        .workload()
+        .downcast::<crate::workload::grid::GridParams>()
+        .map(|_| crate::grid_study::GridAcc::default());
     // With `[run] completions`, the run ends as soon as that many jobs
     // have completed, so records are read after every event.
     let stop = scenario.file.run.completions.map(|n| n.0 as u64);

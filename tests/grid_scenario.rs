@@ -38,7 +38,11 @@ fn a_bare_grid_workload_takes_the_papers_values() {
     )
     .unwrap();
     let sc = Scenario::load(&p).unwrap();
-    let g = sc.facts().grid.clone().expect("a grid workload");
+    let g = sc
+        .workload()
+        .downcast::<schedscope::workload::grid::GridParams>()
+        .cloned()
+        .expect("a grid workload");
     assert_eq!(
         g,
         GridParams {

@@ -9,8 +9,9 @@ use super::snapshot::Snapshot;
 use crate::engine::InjectJob;
 use crate::model::{Platform, split_even};
 use crate::scenario::Scenario;
-use crate::workload::ngubiri::{NgubiriParams, phased_bounds, split_counts};
+use crate::scenario::Workload;
 use crossterm::event::{KeyCode, KeyEvent};
+use std::sync::Arc;
 
 /// The form's fields, in order.
 pub const INJECT_FIELDS: [&str; 6] = [
@@ -33,20 +34,23 @@ pub const SITE: usize = 5;
 /// What an injected job must fit: the platform, and the component counts
 /// the engine may split a job into when the operator leaves the components
 /// to it (the scenario's splitting rule, else the policy's).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct FitRules {
     pub platform: Platform,
-    split: Option<(NgubiriParams, Vec<u32>)>,
+    /// The workload, when it splits jobs by a rule of its own.
+    split: Option<Arc<dyn Workload>>,
     /// Sites a local job may be injected at (the grid workload's, one per
     /// cluster); 0 where jobs have no site and the form hides the field.
     sites: u32,
 }
 
 impl FitRules {
-    pub fn new(platform: Platform, split: Option<&NgubiriParams>) -> FitRules {
+    /// The rules of `platform`, with the splitting rule of `workload` when
+    /// it has one.
+    pub fn new(platform: Platform, workload: Option<Arc<dyn Workload>>) -> FitRules {
         FitRules {
             platform,
-            split: split.map(|p| (p.clone(), phased_bounds(p))),
+            split: workload,
             sites: 0,
         }
     }
@@ -74,11 +78,9 @@ impl FitRules {
 
     /// The rules of `scenario`, as its engine applies them to injected jobs.
     pub fn of(scenario: &Scenario) -> FitRules {
-        let rules = FitRules::new(
-            scenario.facts.platform.clone(),
-            scenario.facts.ngubiri.as_ref(),
-        );
-        if scenario.facts.grid.is_some() {
+        let workload = &scenario.facts.workload;
+        let rules = FitRules::new(scenario.facts.platform.clone(), Some(workload.clone()));
+        if workload.has_sites() {
             rules.with_sites()
         } else {
             rules
@@ -90,11 +92,9 @@ impl FitRules {
     /// fewest clusters that hold it, as for the workload's jobs without
     /// components).
     pub fn automatic_splits(&self, size: u32) -> Vec<Vec<u32>> {
-        let Some((p, bounds)) = &self.split else {
+        let Some(mut out) = self.split.as_ref().and_then(|w| w.splits(size)) else {
             return vec![crate::sched::fewest_split(&self.platform, size)];
         };
-        let counts = split_counts(p, bounds, size);
-        let mut out: Vec<Vec<u32>> = counts.map(|n| split_even(size, n.min(size))).collect();
         out.dedup();
         out
     }
@@ -105,6 +105,17 @@ impl FitRules {
         (1..=n.min(size))
             .map(|k| split_even(size, k))
             .find(|w| self.platform.can_ever_fit(w))
+    }
+}
+
+impl PartialEq for FitRules {
+    fn eq(&self, other: &Self) -> bool {
+        let same_rule = match (&self.split, &other.split) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.platform == other.platform && self.sites == other.sites && same_rule
     }
 }
 
@@ -360,7 +371,7 @@ fn join(w: &[u32]) -> String {
 mod tests {
     use super::*;
     use crate::console::fixtures;
-    use crate::workload::ngubiri::SplitApproach;
+    use crate::workload::ngubiri::{NgubiriParams, SplitApproach};
     use crossterm::event::KeyModifiers;
 
     fn form(values: [&str; 6]) -> InjectForm {
@@ -371,7 +382,10 @@ mod tests {
     }
 
     fn ngubiri_5x20() -> FitRules {
-        FitRules::new(Platform::uniform(5, 20), Some(&NgubiriParams::default()))
+        FitRules::new(
+            Platform::uniform(5, 20),
+            Some(Arc::new(NgubiriParams::default())),
+        )
     }
 
     #[test]
@@ -456,7 +470,7 @@ mod tests {
             approach: SplitApproach::Phased,
             ..NgubiriParams::default()
         };
-        let rules = FitRules::new(Platform::uniform(5, 20), Some(&phased));
+        let rules = FitRules::new(Platform::uniform(5, 20), Some(Arc::new(phased)));
         assert_eq!(rules.automatic_splits(38).len(), 1);
     }
 

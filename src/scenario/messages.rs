@@ -4,7 +4,7 @@
 //! say what the key takes ("a whole number from 0 to 4294967295") and what
 //! was found, in TOML's words.
 
-use super::schema::{WorkloadKind, workload_keys};
+use super::kinds::{self, WorkloadKindEntry};
 
 /// The message, with Rust types and serde's wording put in the user's
 /// terms; `text` is the scenario (for the workload kind, when a key is
@@ -135,31 +135,27 @@ fn is_workload_section(names: &[&str]) -> bool {
 }
 
 fn unknown_workload_key(key: &str, text: &str) -> String {
-    let kind: Option<WorkloadKind> = text
+    let kind = text
         .parse::<toml::Table>()
         .ok()
-        .and_then(|t| t.get("workload")?.get("kind")?.clone().try_into().ok());
-    let takes = |kind: WorkloadKind| {
+        .and_then(|t| kinds::find(t.get("workload")?.get("kind")?.as_str()?));
+    let takes = |kind: &WorkloadKindEntry| {
         let mut keys = vec!["kind"];
-        keys.extend(workload_keys(kind));
+        keys.extend(kind.keys);
         backticked(&keys)
     };
     match kind {
         Some(kind) => format!(
             "unknown key {key} for workload kind \"{}\" (it takes: {})",
-            kind.as_str(),
+            kind.name,
             takes(kind)
         ),
         None => {
-            let each: Vec<String> = [
-                WorkloadKind::Ngubiri,
-                WorkloadKind::Jobs,
-                WorkloadKind::Swf,
-                WorkloadKind::Batsim,
-            ]
-            .into_iter()
-            .map(|k| format!("kind \"{}\" takes {}", k.as_str(), takes(k)))
-            .collect();
+            let each: Vec<String> = ["ngubiri", "jobs", "swf", "batsim"]
+                .into_iter()
+                .filter_map(kinds::find)
+                .map(|k| format!("kind \"{}\" takes {}", k.name, takes(k)))
+                .collect();
             format!("unknown key {key} in [workload] ({})", each.join("; "))
         }
     }

@@ -3,12 +3,15 @@
 //! line and field and says what is allowed.
 
 mod build;
+pub mod kinds;
 mod messages;
 pub mod overrides;
+mod platform;
 pub mod schema;
 pub mod values;
 
 pub use build::WorkloadFacts;
+pub use kinds::{Workload, WorkloadKindEntry};
 pub use schema::{Bound, Oversize, Replications, ScenarioFile};
 
 use crate::engine::Command;

@@ -177,48 +177,13 @@ fn d_unit() -> PositiveSeconds {
     PositiveSeconds(1.0)
 }
 
-/// The kinds of workload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WorkloadKind {
-    /// The group-wise co-allocation paper's generator.
-    Ngubiri,
-    /// Jobs listed in the file.
-    Jobs,
-    /// A Standard Workload Format trace.
-    Swf,
-    /// A Batsim JSON workload (`delay` profiles).
-    Batsim,
-    /// The package-allocation paper's generator (Table I).
-    Blanco,
-    /// Moldable jobs of four application types (backfilling with virtual
-    /// malleability).
-    Moldable,
-    /// The two-site grid paper's streams: local jobs at each site (cluster)
-    /// and gangs at the grid scheduler.
-    Grid,
-}
-
-impl WorkloadKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WorkloadKind::Ngubiri => "ngubiri",
-            WorkloadKind::Jobs => "jobs",
-            WorkloadKind::Swf => "swf",
-            WorkloadKind::Batsim => "batsim",
-            WorkloadKind::Blanco => "blanco",
-            WorkloadKind::Moldable => "moldable",
-            WorkloadKind::Grid => "grid",
-        }
-    }
-}
-
 /// `[workload]`: one table for every kind (so that each value keeps its
 /// line for messages); validation says which keys a kind takes.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadSection {
-    pub kind: Spanned<WorkloadKind>,
+    /// The kind's name (`scenario::kinds`), checked when validated.
+    pub kind: Spanned<String>,
     // kind = "ngubiri"
     pub q: Option<Spanned<OpenUnit>>,
     pub min_size: Option<Spanned<AtLeastOne>>,
@@ -285,6 +250,10 @@ pub struct WorkloadSection {
     pub short_min_size: Option<Spanned<AtLeastOne>>,
     /// Downey's (A, σ) per application type.
     pub speedup: Option<Spanned<SpeedupSection>>,
+    // a registered kind (`scenario::kinds::register`)
+    /// `[workload.params]`: the keys of a kind of one's own, which its
+    /// validation reads and checks.
+    pub params: Option<Spanned<toml::Table>>,
 }
 
 /// `[workload.speedup]`: Downey's average parallelism `a` and variance of
@@ -359,64 +328,10 @@ impl WorkloadSection {
             gang_sizes,
             gang_service,
             mean_service,
-            split_overhead
+            split_overhead,
+            params
         );
         v
-    }
-}
-
-/// Keys each workload kind takes (besides `kind`).
-pub fn workload_keys(kind: WorkloadKind) -> &'static [&'static str] {
-    match kind {
-        WorkloadKind::Ngubiri => &[
-            "q",
-            "min_size",
-            "max_size",
-            "mean_interarrival",
-            "mean_runtime",
-            "split",
-        ],
-        WorkloadKind::Jobs => &["jobs"],
-        WorkloadKind::Blanco => &[
-            "interarrival_scale",
-            "interarrival_shape",
-            "runtime_scale",
-            "runtime_shape",
-            "size_shape",
-            "size_scale",
-            "size_reading",
-            "pow2_share",
-            "bsbw",
-            "sigma",
-        ],
-        WorkloadKind::Moldable => &[
-            "utilization",
-            "short_load",
-            "max_size",
-            "long_threshold",
-            "fold_overhead",
-            "max_mpl",
-            "estimate_factor",
-            "short_min_size",
-            "speedup",
-        ],
-        WorkloadKind::Grid => &[
-            "local_rate",
-            "gang_rate",
-            "gang_sizes",
-            "gang_service",
-            "mean_service",
-            "split_overhead",
-        ],
-        WorkloadKind::Swf | WorkloadKind::Batsim => &[
-            "path",
-            "first_jobs",
-            "start_time",
-            "end_time",
-            "oversize",
-            "start_at_zero",
-            "download",
-        ],
     }
 }
 

@@ -113,7 +113,9 @@ mod tests {
         let mut snap = fixtures::snapshot();
         snap.fit = std::sync::Arc::new(crate::console::inject_form::FitRules::new(
             crate::model::Platform::uniform(5, 20),
-            Some(&crate::workload::ngubiri::NgubiriParams::default()),
+            Some(std::sync::Arc::new(
+                crate::workload::ngubiri::NgubiriParams::default(),
+            )),
         ));
         let mut f = InjectForm::default();
         f.values[1] = "90".into();
