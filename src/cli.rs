@@ -152,6 +152,8 @@ pub enum Command {
     },
     /// List every policy with what it does and the parameters it reads.
     Policies,
+    /// List every workload kind with what it is and the keys it reads.
+    Workloads,
     /// A scenario's workload without running it: the job-size histogram,
     /// the mean and median size and the share of powers of two.
     Workload {
@@ -623,6 +625,10 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Policies) => {
             out!("{}", crate::policy::catalog::describe())?;
+            Ok(())
+        }
+        Some(Command::Workloads) => {
+            out!("{}", crate::scenario::kinds::describe())?;
             Ok(())
         }
         Some(Command::Workload {

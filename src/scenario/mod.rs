@@ -196,7 +196,9 @@ impl Scenario {
         &self.text
     }
 
-    pub(crate) fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ScenarioError {
+    /// The error `message` at the text `span` of the scenario (its byte
+    /// range, as a `toml::Spanned` value gives it): file, line and column.
+    pub fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ScenarioError {
         if span.is_empty() && span.start == 0 {
             return ScenarioError::Invalid {
                 path: self.origin.clone(),
@@ -216,7 +218,7 @@ impl Scenario {
     /// The error `message` at the value of `path` (e.g. `["policy",
     /// "name"]`) in the scenario's text, or at its table, or for the whole
     /// file where neither is written (a `--set` may have made it).
-    pub(crate) fn error_at_key(&self, path: &[&str], message: impl Into<String>) -> ScenarioError {
+    pub fn error_at_key(&self, path: &[&str], message: impl Into<String>) -> ScenarioError {
         let span = toml_edit::Document::parse(self.text.as_str())
             .ok()
             .and_then(|doc| {
@@ -232,7 +234,8 @@ impl Scenario {
         self.error_at(span, message)
     }
 
-    pub(crate) fn invalid(&self, message: impl Into<String>) -> ScenarioError {
+    /// The error `message` about the scenario as a whole.
+    pub fn invalid(&self, message: impl Into<String>) -> ScenarioError {
         ScenarioError::Invalid {
             path: self.origin.clone(),
             message: message.into(),
@@ -352,12 +355,32 @@ fn in_file_terms(e: ScenarioError, original: Option<&str>, sets: &[String]) -> S
         at.line = i + 1;
         return ScenarioError::At { at, message };
     }
-    // A line the overrides wrote: the `--set` of its key.
+    // A line the overrides wrote: the `--set` of its key, or of a key in
+    // the table whose header it is (`[workload.params]`), or the only one.
     let key = key_of(text);
-    let arg = sets.iter().rev().find(|a| {
-        a.split_once('=')
-            .is_some_and(|(p, _)| p.trim().rsplit('.').next() == Some(key.as_str()))
-    });
+    let header = text
+        .trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .map(|t| t.trim_matches(['[', ']']).trim().to_string());
+    let arg = sets
+        .iter()
+        .rev()
+        .find(|a| {
+            a.split_once('=').is_some_and(|(p, _)| {
+                let p = p.trim();
+                match &header {
+                    Some(h) => p
+                        .strip_prefix(h.as_str())
+                        .is_some_and(|r| r.starts_with('.')),
+                    None => p.rsplit('.').next() == Some(key.as_str()),
+                }
+            })
+        })
+        .or(match sets {
+            [one] => Some(one),
+            _ => None,
+        });
     match arg {
         Some(arg) => ScenarioError::Override {
             arg: arg.clone(),

@@ -100,3 +100,6 @@ mod console_session;
 
 #[path = "../nothing_lost.rs"]
 mod nothing_lost;
+
+#[path = "../own_workload_kind.rs"]
+mod own_workload_kind;

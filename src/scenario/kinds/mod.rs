@@ -178,6 +178,30 @@ pub fn find(name: &str) -> Option<&'static WorkloadKindEntry> {
     all().into_iter().find(|e| e.name == name)
 }
 
+/// Every kind with what it is and the keys it reads, for
+/// `schedscope workloads`.
+pub fn describe() -> String {
+    let mut out = String::new();
+    for e in all() {
+        out.push_str(&format!("{}\n    {}\n", e.name, e.summary));
+        let keys: Vec<String> = e.keys.iter().map(|k| format!("`{k}`")).collect();
+        let keys = if keys.is_empty() {
+            "none".to_string()
+        } else {
+            keys.join(", ")
+        };
+        out.push_str(&format!("    keys: {keys}"));
+        if !e.needs_platform {
+            out.push_str(" ([platform] optional)");
+        }
+        out.push('\n');
+    }
+    out.push_str(
+        "\nThe keys go in [workload] beside `kind`; scenarios/README.md says what each takes.",
+    );
+    out
+}
+
 /// `[platform]`, which `kind` needs.
 fn need_platform<'a>(s: &Scenario, p: Option<&'a Platform>) -> Result<&'a Platform, ScenarioError> {
     p.ok_or_else(|| {

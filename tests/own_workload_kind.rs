@@ -1,0 +1,207 @@
+//! A workload kind of one's own, registered from outside schedscope's
+//! crate: scenarios name it, its keys live in `[workload.params]` with
+//! errors at their lines, every job it makes runs for the time it asked,
+//! injected jobs join it, and the catalog refuses what it must.
+
+use schedscope::model::{JobSpec, SimTime};
+use schedscope::runner::{RunOptions, run};
+use schedscope::scenario::kinds::{self, Validated, Workload, WorkloadKindEntry};
+use schedscope::scenario::{Scenario, ScenarioError};
+use schedscope::workload::JobSource;
+use std::path::Path;
+use std::sync::Once;
+use std::sync::atomic::AtomicU64;
+
+/// Jobs of `size` processors running `runtime` seconds, one every `gap`
+/// seconds, job i (from 0) taking `i % 3 + 1` times the run time.
+#[derive(Clone, Debug)]
+struct Steady {
+    size: u32,
+    gap: f64,
+    runtime: f64,
+}
+
+impl Workload for Steady {
+    fn source(&self, _seed: u64, count: Option<u64>) -> Result<Box<dyn JobSource>, String> {
+        let s = self.clone();
+        Ok(Box::new((0..count.unwrap_or(u64::MAX)).map(move |i| {
+            JobSpec::rigid(
+                i + 1,
+                SimTime::from_secs_f64(i as f64 * s.gap),
+                s.size,
+                SimTime::from_secs_f64(s.runtime * (i % 3 + 1) as f64),
+            )
+        })))
+    }
+}
+
+fn positive(s: &Scenario, p: Option<&toml::Table>, key: &str) -> Result<f64, ScenarioError> {
+    match p.and_then(|p| p.get(key)) {
+        Some(toml::Value::Integer(i)) if *i > 0 => Ok(*i as f64),
+        Some(v) => Err(s.error_at_key(
+            &["workload", "params", key],
+            format!("workload.params.{key} must be a whole number above 0, found {v}"),
+        )),
+        None => Err(s.error_at_key(
+            &["workload"],
+            format!("kind = \"steady\" needs workload.params.{key}"),
+        )),
+    }
+}
+
+fn register() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        kinds::register(WorkloadKindEntry {
+            name: "steady",
+            summary: "one job every `gap` seconds",
+            keys: &["params"],
+            needs_platform: true,
+            validate: |s, w, _platform| {
+                let p = w.params.as_ref().map(|p| p.get_ref());
+                Ok(Validated::of(Steady {
+                    size: positive(s, p, "size")? as u32,
+                    gap: positive(s, p, "gap")?,
+                    runtime: positive(s, p, "runtime")?,
+                }))
+            },
+        })
+        .expect("a new name");
+    });
+}
+
+const SCENARIO: &str = r#"name = "steady"
+[platform]
+shape = "2x8"
+[workload]
+kind = "steady"
+[workload.params]
+size = 4
+gap = 10
+runtime = 25
+[policy]
+name = "fcfs"
+[run]
+jobs = 60
+"#;
+
+fn parse(text: &str, sets: &[&str]) -> Result<Scenario, ScenarioError> {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::parse(text, "steady.toml", Path::new("."), &sets)
+}
+
+#[test]
+fn a_registered_kind_runs_every_job_it_makes_for_the_time_it_asked() {
+    register();
+    let sc = parse(SCENARIO, &[]).expect("the kind is known");
+    assert!(sc.workload().downcast::<Steady>().is_some());
+    let opts = RunOptions {
+        keep_records: true,
+        ..RunOptions::default()
+    };
+    let r = run(&sc, &opts, &AtomicU64::new(0)).expect("runs");
+    let records = &r.replications[0].records;
+    assert_eq!(records.len(), 60, "every job that arrived has ended");
+    for j in records {
+        let k = j.id - 1;
+        assert_eq!(j.submit, SimTime::from_secs(10 * k as i64));
+        assert_eq!(j.size, 4);
+        assert_eq!(
+            j.end.0 - j.start.0,
+            SimTime::from_secs(25 * (k % 3 + 1) as i64).0,
+            "job {} ran for what it asked",
+            j.id
+        );
+        assert!(j.start >= j.submit);
+    }
+}
+
+#[test]
+fn its_keys_are_checked_at_their_lines() {
+    register();
+    let e = parse(SCENARIO, &["workload.params.gap=-3"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("workload.params.gap must be a whole number above 0, found -3"),
+        "{e}"
+    );
+    let text = SCENARIO.replace("gap = 10", "gap = 0");
+    let e = parse(&text, &[]).unwrap_err().to_string();
+    assert!(e.starts_with("steady.toml:8:7: "), "at the key's line: {e}");
+    let e = parse(SCENARIO, &["workload.q=0.5"])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`q` does not apply to workload kind \"steady\" (it takes: params)"),
+        "{e}"
+    );
+    // A built-in kind takes no `[workload.params]`.
+    let text = SCENARIO.replace("kind = \"steady\"", "kind = \"ngubiri\"");
+    let e = parse(&text, &[]).unwrap_err().to_string();
+    assert!(
+        e.contains("`params` does not apply to workload kind \"ngubiri\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn jobs_injected_into_it_run_too() {
+    register();
+    let text = format!(
+        "{SCENARIO}[[timeline]]\nat = 15\naction = \"inject-jobs\"\njobs = [{{size = 8, runtime = 5, count = 2}}]\n"
+    );
+    let sc = parse(&text, &[]).unwrap();
+    let opts = RunOptions {
+        keep_records: true,
+        ..RunOptions::default()
+    };
+    let r = run(&sc, &opts, &AtomicU64::new(0)).unwrap();
+    let records = &r.replications[0].records;
+    let injected: Vec<_> = records.iter().filter(|j| j.injected).collect();
+    assert_eq!(injected.len(), 2, "both injected jobs ran");
+    assert_eq!(records.len(), 62);
+    // The kind has no split rule: the policy splits a job given without
+    // components over the fewest clusters (9 as 5 + 4), and refuses
+    // before the run one wider than the platform, naming it.
+    let wide = text.replace("size = 8,", "size = 9,");
+    assert!(parse(&wide, &[]).is_ok());
+    let wider = text.replace("size = 8,", "size = 17,");
+    let e = parse(&wider, &[]).unwrap_err().to_string();
+    assert!(
+        e.contains("timeline: under FCFS")
+            && e.contains("needs 17 processors; the platform has 16"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_catalog_refuses_a_taken_or_badly_spelt_name() {
+    register();
+    let entry = |name: &'static str| WorkloadKindEntry {
+        name,
+        summary: "",
+        keys: &[],
+        needs_platform: true,
+        validate: |s, _, _| Err(s.invalid("never")),
+    };
+    for (name, says) in [
+        ("steady", "already exists"),
+        ("grid", "already exists"),
+        ("Steady Jobs", "lowercase"),
+        ("", "lowercase"),
+    ] {
+        let e = kinds::register(entry(name)).unwrap_err();
+        assert!(e.contains(says), "{name}: {e}");
+    }
+    let listed = kinds::describe();
+    assert!(
+        listed.contains("steady\n    one job every `gap` seconds"),
+        "{listed}"
+    );
+    for built_in in [
+        "ngubiri", "jobs", "swf", "batsim", "blanco", "moldable", "grid",
+    ] {
+        assert!(listed.contains(&format!("{built_in}\n")), "{listed}");
+    }
+}
