@@ -111,7 +111,7 @@ impl Policy for SmallestFirst {
     }
 
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-        PolicyState::Idle
+        PolicyState::default()
     }
 }
 

@@ -8,7 +8,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
-use schedscope::sched::{ParamValue, PolicyName, PolicySpec, PolicyState};
+use schedscope::sched::{ParamValue, PolicyName, PolicySpec};
 use schedscope::taskgraph::generate::SizeClass;
 use schedscope::workload::graphs::{GraphPace, GraphStreamParams, WithGraphs};
 use std::collections::HashSet;
@@ -157,7 +157,7 @@ fn run(seed: u64, procs: u32, independent: &str) -> Outcome {
         0,
         "the engine refused a decision of ar"
     );
-    let PolicyState::Reservations(v) = e.policy_state() else {
+    let Some(v) = e.policy_state().panel.plan else {
         panic!("ar reports its reservations");
     };
     Outcome {
@@ -188,7 +188,7 @@ fn blocks_disjoint(seed: u64, procs: u32) {
     let mut e = under_ar(source, procs, "fcfs");
     let mut seen = 0;
     while e.step().is_some() {
-        let PolicyState::Reservations(v) = e.policy_state() else {
+        let Some(v) = e.policy_state().panel.plan else {
             panic!("ar reports its reservations");
         };
         for (i, a) in v.blocks.iter().enumerate() {
@@ -307,7 +307,7 @@ fn the_rearrange_order_changes_where_subtasks_run() {
         let mut e = under_ar_with(graphs_and_jobs(seed, 16), 16, &[("rearrange", order)]);
         let mut seen = Vec::new();
         while e.step().is_some() && e.now() < SimTime::from_secs(3_600) {
-            let PolicyState::Reservations(v) = e.policy_state() else {
+            let Some(v) = e.policy_state().panel.plan else {
                 panic!("ar reports its reservations");
             };
             seen.extend(

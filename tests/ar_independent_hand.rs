@@ -281,7 +281,7 @@ fn a_second_reservation_goes_beside_the_first_with_its_figures() {
         starts.into_iter().collect::<Vec<_>>(),
         [(1, s(10)), (g1, s(0)), (g2, s(1))]
     );
-    let schedscope::sched::PolicyState::Reservations(v) = e.policy_state() else {
+    let Some(v) = e.policy_state().panel.plan else {
         panic!("ar reports its reservations");
     };
     assert_eq!((v.reservations, v.graphs, v.backfilled), (2, 2, 1));
@@ -406,7 +406,7 @@ fn the_blocks_shown_are_those_of_the_reservations_in_force() {
     let mut e = one_reservation_after_the_other();
     let mut shown_at = BTreeMap::new();
     while let Some(now) = e.step() {
-        let schedscope::sched::PolicyState::Reservations(v) = e.policy_state() else {
+        let Some(v) = e.policy_state().panel.plan else {
             panic!("ar reports its reservations");
         };
         for block in &v.blocks {

@@ -3,8 +3,9 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
-use schedscope::sched::{BackfillOrder, PolicyState};
+use schedscope::sched::BackfillOrder;
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);
@@ -838,8 +839,8 @@ fn both_show_their_head_and_the_heads_shadow_time() {
         let policy = named(name);
         let mut e = engine(4, &jobs, &policy);
         e.step_until(SimTime::from_secs(3));
-        match e.policy_state() {
-            PolicyState::Backfill { head, shadow } => {
+        match e.policy_state().detail::<HeadPlan>().copied() {
+            Some(HeadPlan { head, shadow }) => {
                 assert_eq!(
                     (head, shadow),
                     (3, Some(SimTime::from_secs(20))),

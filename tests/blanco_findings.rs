@@ -8,7 +8,7 @@
 //! the full sweep (11 BSBW × 3 H × 3 strategies × 20 seeds) is in
 //! scenarios/README.md, made with the release binary's `sweep`.
 
-use schedscope::policy::PolicyState;
+use schedscope::policy::package_view::PackageView;
 use schedscope::scenario::Scenario;
 use std::path::Path;
 
@@ -38,9 +38,9 @@ fn study_with(policy: &str, h: f64, bsbw: f64, extra: &[&str], seeds: u64) -> (f
         let mut e = s.build_engine(seed, false).unwrap();
         e.run();
         e.check_conservation().unwrap();
-        let per_package = match e.policy_state() {
-            PolicyState::Package(p) => 100.0 / p.packages as f64,
-            _ => 0.0,
+        let per_package = match e.policy_state().detail::<PackageView>() {
+            Some(p) => 100.0 / p.packages as f64,
+            None => 0.0,
         };
         let recs: Vec<_> = e.drain_records().collect();
         assert_eq!(recs.len(), 100);
@@ -164,7 +164,7 @@ fn pas_speed() {
         let mut e = s.build_engine(seed, false).unwrap();
         e.run();
         times.push(t.elapsed().as_secs_f64());
-        if let PolicyState::Package(p) = e.policy_state() {
+        if let Some(p) = e.policy_state().detail::<PackageView>() {
             println!(
                 "seed {seed}: {:.3} s, {} packages, {} stopped by the node limit, {} fallbacks",
                 times[times.len() - 1],
@@ -200,7 +200,7 @@ fn pas_10000_jobs_solve_times() {
     let (mut solves, mut sizes) = (Vec::new(), Vec::new());
     let mut seen = 0;
     while e.step().is_some() {
-        if let PolicyState::Package(p) = e.policy_state()
+        if let Some(p) = e.policy_state().detail::<PackageView>()
             && p.packages > seen
         {
             seen = p.packages;
@@ -209,7 +209,8 @@ fn pas_10000_jobs_solve_times() {
         }
     }
     let wall = t.elapsed().as_secs_f64();
-    let PolicyState::Package(last) = e.policy_state() else {
+    let state = e.policy_state();
+    let Some(last) = state.detail::<PackageView>() else {
         panic!("not PAS")
     };
     assert!(solves.len() > 1_000, "{} packages seen", solves.len());

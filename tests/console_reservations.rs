@@ -6,7 +6,6 @@
 
 use crossterm::event::KeyCode;
 use schedscope::scenario::Scenario;
-use schedscope::sched::PolicyState;
 
 /// Eight processors: job 1 holds six until 2,000 s, job 2 (all eight)
 /// waits behind it under FCFS with small jobs behind it; task graphs of
@@ -74,7 +73,7 @@ fn busy_reservation(c: &mut Console) -> f64 {
         t += 5.0;
         c.run_to(t);
         let s = c.session.snapshot();
-        let PolicyState::Reservations(p) = &s.engine.policy_state else {
+        let Some(p) = s.engine.policy_state.panel.plan.as_deref() else {
             panic!("not the reservation scheduler")
         };
         let now = s.engine.now;

@@ -306,11 +306,31 @@ impl Console {
     /// The package's wall-clock solve time set to 1 ms, so that screens
     /// compare across machines.
     fn fixed_solve_time(&mut self) {
+        use schedscope::model::{Cluster, Platform};
+        use schedscope::policy::package_view::PackageView;
         let mut s = (*self.app.snapshot).clone();
-        let schedscope::sched::PolicyState::Package(p) = &mut s.engine.policy_state else {
-            panic!("not a PAS snapshot")
-        };
+        let mut p = s
+            .engine
+            .policy_state
+            .detail::<PackageView>()
+            .expect("a PAS snapshot")
+            .clone();
         p.solve_micros = 1_000;
+        let platform = Platform {
+            clusters: s
+                .engine
+                .clusters
+                .iter()
+                .map(|c| Cluster {
+                    name: c.name.clone(),
+                    processors: c.processors,
+                    speed: c.speed,
+                })
+                .collect(),
+            ..Platform::default()
+        };
+        s.engine.policy_state =
+            schedscope::sched::PolicyState::new(p.panel(&platform)).with_detail(p);
         self.app.update(Msg::Snapshot(Arc::new(s)));
     }
 }

@@ -199,7 +199,7 @@ fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
             None
         }
         fn state(&self, _: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
     fn wrong(spec: &PolicySpec, _: &Platform) -> Result<Box<dyn Policy>, String> {

@@ -7,8 +7,9 @@ use schedscope::engine::{
     Command, CommandError, Engine, EngineConfig, INJECTED_ID_BASE, InjectJob,
 };
 use schedscope::model::{JobRecord, JobSpec, Platform, SimTime};
+use schedscope::policy::grid_view::GridStateView;
 use schedscope::policy::{PolicyName, PolicySpec};
-use schedscope::sched::{GridStateView, ParamValue, PolicyState};
+use schedscope::sched::ParamValue;
 use schedscope::workload::estimates::EstimateModel;
 
 /// A local job: (id, submit, site, runtime).
@@ -359,9 +360,10 @@ fn inject_one(e: &mut Engine, runtime: f64, site: Option<u32>) -> Result<String,
 
 /// The grid's per-processor view of the engine's policy.
 fn grid_state(e: &Engine) -> GridStateView {
-    match e.policy_state() {
-        PolicyState::Grid(g) => *g,
-        other => panic!("not the grid's state: {other:?}"),
+    let state = e.policy_state();
+    match state.detail::<GridStateView>() {
+        Some(g) => g.clone(),
+        None => panic!("not the grid's state: {state:?}"),
     }
 }
 

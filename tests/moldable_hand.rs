@@ -11,10 +11,11 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{AppType, Cluster, JobRecord, JobSpec, Platform, SimTime, SizeRule};
+use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::fjt::{self, WindowRule};
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::sched::BackfillView;
 use schedscope::sched::ParamValue;
-use schedscope::sched::{BackfillView, PolicyState};
 use std::sync::Arc;
 
 fn app(name: &str, rule: SizeRule, cap: u32, long: bool) -> Arc<AppType> {
@@ -422,10 +423,11 @@ fn the_state_shows_the_blocked_head_at_the_front_of_the_queue() {
     let view = |head: u64, at: f64, extra: u32| {
         let shadow = SimTime::from_secs_f64(at);
         (
-            PolicyState::Backfill {
+            HeadPlan {
                 head,
                 shadow: Some(shadow),
-            },
+            }
+            .state(),
             Some(BackfillView {
                 head: Some(head),
                 shadow: Some(shadow),
@@ -469,12 +471,12 @@ fn the_state_shows_the_blocked_head_at_the_front_of_the_queue() {
             let s = e.snapshot();
             let state = e.policy_state();
             assert_eq!(state, s.policy_state);
-            let now = match (&state, &s.backfill) {
-                (PolicyState::Idle, None) => None,
-                (PolicyState::Backfill { head, .. }, Some(_)) => {
+            let now = match (state.detail::<HeadPlan>(), &s.backfill) {
+                (None, None) => None,
+                (Some(&HeadPlan { head, .. }), Some(_)) => {
                     assert_eq!(
                         s.queue.first().map(|r| r.id),
-                        Some(*head),
+                        Some(head),
                         "{name:?} at {t:?}"
                     );
                     Some((state.clone(), s.backfill.clone()))
@@ -486,5 +488,73 @@ fn the_state_shows_the_blocked_head_at_the_front_of_the_queue() {
             }
         }
         assert_eq!(seen, shown, "{name:?}");
+    }
+}
+
+/// §4's window rule, as the policy tells the console: on 8 processors a
+/// rigid job (4 for 10 s) runs, a rigid job of 8 waits for it, and a short
+/// moldable job is backfilled on the other 4 (estimated to end at the
+/// shadow time, 10 s; it runs for 20 s). From 10 s every running job was
+/// backfilled while the head waits, and folding by 4 would free 3 of the
+/// 4 processors the head lacks, so FJT1+BFM leaves it be: the policy says
+/// the window has expired until the job ends; under the estimate reading
+/// (the default) it never says so.
+#[test]
+fn the_policy_says_when_the_papers_window_has_expired() {
+    let short = app("short", SizeRule::PowerOfTwo, 4, false);
+    for window in [WindowRule::AllBackfilled, WindowRule::Estimate] {
+        let jobs = vec![
+            JobSpec::rigid(1, SimTime::ZERO, 4, SimTime::from_secs(10)),
+            JobSpec::rigid(2, SimTime::ZERO, 8, SimTime::from_secs(10)),
+            job(3, &short, 80, 40),
+        ];
+        let mut policy = PolicySpec {
+            name: fjt::FJT1_BFM,
+            ..PolicySpec::default()
+        };
+        policy
+            .params
+            .insert("window".into(), ParamValue::Text(window.as_str().into()));
+        let platform = Platform {
+            clusters: vec![Cluster {
+                name: "m".into(),
+                processors: 8,
+                speed: 1.0,
+            }],
+            split_overhead: 0.0,
+            network: None,
+        };
+        let mut e = Engine::new(
+            platform,
+            Box::new(jobs.into_iter()),
+            &policy,
+            EngineConfig::default(),
+        )
+        .unwrap();
+        let mut said = Vec::new();
+        while let Some(t) = e.step() {
+            let s = e.snapshot();
+            let all_backfilled = !s.queue.is_empty()
+                && !s.running.is_empty()
+                && s.running.iter().all(|r| r.jumped_ahead);
+            let alert = s.policy_state.panel.alert.clone();
+            assert_eq!(
+                alert.is_some(),
+                window == WindowRule::AllBackfilled && all_backfilled,
+                "{window:?} at {t:?}: {alert:?}"
+            );
+            if let Some(a) = alert {
+                assert_eq!(a, "! window expired: every running job was backfilled");
+                said.push(t.as_secs_f64());
+            }
+        }
+        if window == WindowRule::AllBackfilled {
+            assert!(
+                !said.is_empty() && said.iter().all(|t| (10.0..20.0).contains(t)),
+                "said at the events in [10 s, 20 s) only: {said:?}"
+            );
+        } else {
+            assert!(said.is_empty());
+        }
     }
 }

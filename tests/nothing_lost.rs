@@ -285,7 +285,7 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
             None
         }
         fn state(&self, _: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
         fn admits(&self, job: &JobView, _: &Platform) -> Result<(), String> {
             match job.size {

@@ -91,7 +91,7 @@ impl Policy for Scripted {
         None
     }
     fn state(&self, _: &SystemView<'_>) -> PolicyState {
-        PolicyState::Idle
+        PolicyState::default()
     }
     fn wake_at(&self) -> Option<SimTime> {
         self.script

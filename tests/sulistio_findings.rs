@@ -25,7 +25,6 @@
 
 mod common;
 
-use schedscope::policy::PolicyState;
 use schedscope::scenario::Scenario;
 use schedscope::workload::graphs::GRAPH_ID_BASE;
 use std::path::Path;
@@ -113,14 +112,13 @@ fn run(trace: &'static str, policy: &'static str, procs: u32, seed: u64, sets: &
         v.iter().map(|r| r.submit.as_secs_f64()).collect::<Vec<_>>()
     };
     let all_waits: Vec<f64> = recs.iter().map(|r| r.wait().as_secs_f64()).collect();
-    let ar = match e.policy_state() {
-        PolicyState::Reservations(v) => Some((
+    let ar = e.policy_state().panel.plan.map(|v| {
+        (
             v.reservations,
             v.reduction_pct_sum / v.reservations.max(1) as f64,
             v.backfill_secs,
-        )),
-        _ => None,
-    };
+        )
+    });
     Row {
         seed,
         trace,

@@ -84,11 +84,17 @@ pub fn snapshot() -> Snapshot {
         },
         policy: PolicySpec::fpfs(MaxJumps::Limit(10)),
         policy_label: PolicySpec::fpfs(MaxJumps::Limit(10)).label(),
-        policy_state: PolicyState::Fpfs {
-            head: 20,
-            jumps: 3,
-            max_jumps: MaxJumps::Limit(10),
-        },
+        policy_state: PolicyState::new(crate::policy::fpfs::head_panel(
+            3,
+            MaxJumps::Limit(10),
+            &crate::sched::JobView {
+                id: 20,
+                size: 12,
+                components: vec![6, 6],
+                ..Default::default()
+            },
+            &[2, 4],
+        )),
         estimates: "exact".into(),
         estimate_model: crate::workload::estimates::EstimateModel::exact(),
         links: Vec::new(),
@@ -237,6 +243,6 @@ pub fn with_backfill(mut engine: EngineSnapshot) -> EngineSnapshot {
         reservations: vec![(20, s(130))],
         reserved: 1,
     });
-    engine.policy_state = PolicyState::Idle;
+    engine.policy_state = PolicyState::default();
     engine
 }

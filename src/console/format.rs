@@ -1,32 +1,6 @@
 //! Number formats shared by the panes.
 
-/// A whole number with spaces between thousands: `19 302`.
-pub fn int(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Seconds with one decimal and grouped thousands: `12 345.6 s`.
-pub fn secs(s: f64) -> String {
-    format!("{} s", num1(s))
-}
-
-/// A number with one decimal and grouped thousands, without a unit.
-pub fn num1(x: f64) -> String {
-    if !x.is_finite() {
-        return "–".to_string();
-    }
-    let tenths = (x.abs() * 10.0).round() as u64;
-    let sign = if x < 0.0 && tenths > 0 { "-" } else { "" };
-    format!("{sign}{}.{}", int(tenths / 10), tenths % 10)
-}
+pub use crate::sched::panel::{int, num1, secs};
 
 /// A short number for columns of six: `41.2`, `9999.9`, `35.0 k`,
 /// `1.2 M`, `4.0 G`.

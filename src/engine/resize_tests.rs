@@ -130,7 +130,7 @@ impl Policy for Scripted {
         None
     }
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-        PolicyState::Idle
+        PolicyState::default()
     }
     fn wake_at(&self) -> Option<SimTime> {
         None

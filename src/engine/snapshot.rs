@@ -118,6 +118,7 @@ pub struct EngineSnapshot {
     pub counters: Counters,
     pub policy: PolicySpec,
     pub policy_label: String,
+    #[serde(skip)]
     pub policy_state: PolicyState,
     pub estimates: String,
     /// The estimate model in force (what `estimates` describes).

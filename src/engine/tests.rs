@@ -417,14 +417,10 @@ fn snapshot_shows_ownership() {
         s.queue.iter().map(|q| q.id).collect::<Vec<_>>(),
         vec![3, 4, 5]
     );
-    assert!(matches!(
-        s.policy_state,
-        PolicyState::Fpfs {
-            head: 3,
-            jumps: 0,
-            ..
-        }
-    ));
+    // FCFS's head, never jumped, against its limit of none.
+    let panel = &s.policy_state.panel;
+    assert_eq!(panel.head_note.as_deref(), Some("0/0"));
+    assert_eq!(panel.head_lines[0].text(), "jumped 0 of 0 no more jumps");
 }
 
 /// An operator command applied between two events of one instant lands
@@ -846,7 +842,7 @@ mod protocol {
         }
 
         fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -924,7 +920,7 @@ mod protocol {
             }
         }
         fn state(&self, _view: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1006,7 +1002,7 @@ mod flexible_split {
             }
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1229,7 +1225,7 @@ mod restless {
             fcfs_starts(view, out);
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1277,7 +1273,7 @@ mod restless {
             }
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1419,7 +1415,7 @@ mod restless {
             }
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1511,7 +1507,7 @@ mod restless {
             self.last
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 
@@ -1582,7 +1578,7 @@ mod restless {
             fcfs_starts(view, out);
         }
         fn state(&self, _v: &SystemView<'_>) -> PolicyState {
-            PolicyState::Idle
+            PolicyState::default()
         }
     }
 

@@ -22,6 +22,7 @@
 
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::sched::Panel;
 use crate::sched::{JobKey, ReservationPlanView, Reserve, ReservedBlock};
 use crate::taskgraph::ar::{self as tg, Candidate, RearrangeOrder};
 use std::collections::{HashMap, HashSet};
@@ -435,7 +436,11 @@ impl Policy for Ar {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        PolicyState::Reservations(Box::new(self.view_of(view.now)))
+        PolicyState::new(Panel {
+            title: Some("reservations".into()),
+            plan: Some(Box::new(self.view_of(view.now))),
+            ..Panel::default()
+        })
     }
 
     fn wake_at(&self) -> Option<SimTime> {

@@ -53,11 +53,30 @@ pub fn releases(
 /// its last plan: the head and, while it is still first, its reservation.
 pub fn head_state(view: &SystemView<'_>, plan: &BackfillView) -> PolicyState {
     match view.queue.first() {
-        Some(&k) => PolicyState::Backfill {
+        Some(&k) => HeadPlan {
             head: view.job(k).id,
             shadow: plan.shadow.filter(|_| plan.head == Some(view.job(k).id)),
-        },
-        None => PolicyState::Idle,
+        }
+        .state(),
+        None => PolicyState::default(),
+    }
+}
+
+/// A backfilling policy's head and its reservation (the shadow time), if
+/// it has one: the typed state ([`PolicyState::detail`]) of EASY,
+/// conservative backfilling and the moldable policies, which their
+/// aborts of expired jobs read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadPlan {
+    pub head: u64,
+    pub shadow: Option<SimTime>,
+}
+
+impl HeadPlan {
+    /// A state that keeps this plan (the console draws a backfilling
+    /// policy from its [`BackfillView`], not from its state).
+    pub fn state(self) -> PolicyState {
+        PolicyState::default().with_detail(self)
     }
 }
 
@@ -82,11 +101,12 @@ pub fn reserved_state(
     start: impl Fn(JobKey) -> Option<SimTime>,
 ) -> PolicyState {
     match view.queue.first() {
-        Some(&k) => PolicyState::Backfill {
+        Some(&k) => HeadPlan {
             head: view.job(k).id,
             shadow: start(k),
-        },
-        None => PolicyState::Idle,
+        }
+        .state(),
+        None => PolicyState::default(),
     }
 }
 
@@ -193,11 +213,11 @@ pub fn aborts_for_head(
     if expired.is_empty() {
         return;
     }
-    let due = match *state {
-        PolicyState::Backfill {
+    let due = match state.detail::<HeadPlan>() {
+        Some(&HeadPlan {
             head: id,
             shadow: Some(t),
-        } if id == view.job(head).id => t <= overrun_horizon(view),
+        }) if id == view.job(head).id => t <= overrun_horizon(view),
         _ => true,
     };
     if !due || !aborts_free_head(view, head, &expired, fits) {
@@ -234,10 +254,10 @@ pub fn recheck_for_head(
         return None;
     }
     let &head = view.queue.first()?;
-    let PolicyState::Backfill {
+    let Some(&HeadPlan {
         head: id,
         shadow: Some(t),
-    } = *state
+    }) = state.detail::<HeadPlan>()
     else {
         return None;
     };

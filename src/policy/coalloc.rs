@@ -26,10 +26,11 @@
 //! to the scheduler, and PAS's package ends before such a job.
 
 use super::package_mip::{self, PackageJob, most_powerful};
+use super::package_view::PackageView;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{Platform, SimTime};
+use crate::sched::Assignment;
 use crate::sched::slowdown;
-use crate::sched::{Assignment, PackageView};
 
 /// The share of a job's tasks CBS puts on one cluster.
 pub const CBS_CHUNK: f64 = 0.75;
@@ -266,10 +267,10 @@ impl Policy for CoAlloc {
         None
     }
 
-    fn state(&self, _view: &SystemView<'_>) -> PolicyState {
+    fn state(&self, view: &SystemView<'_>) -> PolicyState {
         match &self.last {
-            Some(p) => PolicyState::Package(p.clone()),
-            None => PolicyState::Idle,
+            Some(p) => PolicyState::new(p.panel(view.platform)).with_detail(p.clone()),
+            None => PolicyState::default(),
         }
     }
 }

@@ -126,6 +126,19 @@ pub struct Fjt {
 }
 
 impl Fjt {
+    fn head_state(&self, view: &SystemView<'_>) -> PolicyState {
+        match (view.queue.first(), self.plan) {
+            (Some(&h), Some((id, shadow, _))) if view.job(h).id == id => {
+                super::backfill::HeadPlan {
+                    head: id,
+                    shadow: Some(shadow),
+                }
+                .state()
+            }
+            _ => PolicyState::default(),
+        }
+    }
+
     pub fn build(spec: PolicySpec, _platform: &Platform) -> Result<Box<dyn Policy>, String> {
         let (fifo, mpl_long, backfill) = match spec.name.as_str() {
             "fifo" => (true, 1, Backfill::No),
@@ -480,13 +493,20 @@ impl Policy for Fjt {
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
-        match (view.queue.first(), self.plan) {
-            (Some(&h), Some((id, shadow, _))) if view.job(h).id == id => PolicyState::Backfill {
-                head: id,
-                shadow: Some(shadow),
-            },
-            _ => PolicyState::Idle,
+        let mut state = self.head_state(view);
+        // §4's window rule: the window has expired when a job waits and
+        // every running job was backfilled.
+        if self.window == WindowRule::AllBackfilled
+            && !view.queue.is_empty()
+            && !view.running.is_empty()
+            && view.running.iter().all(|&k| view.job(k).jumped_ahead)
+        {
+            state.panel.alert = Some(format!(
+                "{} window expired: every running job was backfilled",
+                crate::sched::panel::EXPIRED
+            ));
         }
+        state
     }
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {

@@ -9,6 +9,7 @@
 
 use super::placement::Placement;
 use super::{MaxJumps, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use crate::sched::{JobView, Panel, PanelLine, Tone};
 
 pub struct Fpfs {
     max_jumps: MaxJumps,
@@ -119,14 +120,66 @@ impl Policy for Fpfs {
         match view.queue.first() {
             Some(&k) => {
                 let job = view.job(k);
-                PolicyState::Fpfs {
-                    head: job.id,
-                    jumps: self.jumps_of(job.arrival),
-                    max_jumps: self.max_jumps,
-                }
+                let jumps = self.jumps_of(job.arrival);
+                PolicyState::new(head_panel(jumps, self.max_jumps, job, view.free)).with_detail(
+                    HeadJumps {
+                        head: job.id,
+                        jumps,
+                        max_jumps: self.max_jumps,
+                    },
+                )
             }
-            None => PolicyState::Idle,
+            None => PolicyState::default(),
         }
+    }
+}
+
+/// FPFS's typed state: the head and how often it has been jumped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadJumps {
+    pub head: u64,
+    pub jumps: u32,
+    pub max_jumps: MaxJumps,
+}
+
+/// What the console shows of FPFS: the head's jumps against maxJumps (in
+/// the queue and as a gauge of one cell per allowed jump, scaled down
+/// past 20) and what the head needs against what is free.
+pub fn head_panel(jumps: u32, max_jumps: MaxJumps, head: &JobView, free: &[u32]) -> Panel {
+    let mut gauge = PanelLine::of(format!("jumped {jumps} of {max_jumps}"), Tone::Plain);
+    if let MaxJumps::Limit(m) = max_jumps {
+        let cells = m.min(20);
+        let used = if m == 0 {
+            0
+        } else {
+            (jumps.min(m) as u64 * cells as u64).div_ceil(m as u64) as u32
+        };
+        let tone = if jumps >= m { Tone::Alert } else { Tone::Head };
+        if cells > 0 {
+            gauge = gauge.then(" ", Tone::Plain);
+        }
+        gauge = gauge
+            .then("▰".repeat(used as usize), tone)
+            .then("▱".repeat((cells - used) as usize), Tone::Dim);
+        if jumps >= m {
+            gauge = gauge.then(" no more jumps", Tone::Alert);
+        }
+    }
+    let parts = head.components.len();
+    let widest = head.components.iter().copied().max().unwrap_or(head.size);
+    let have = free.iter().filter(|&&f| f >= widest).count();
+    let needs = PanelLine::of(
+        format!(
+            "needs {parts} cluster{}, widest {widest}; {have} {} ≥ {widest} free",
+            if parts == 1 { "" } else { "s" },
+            if have == 1 { "has" } else { "have" },
+        ),
+        Tone::Plain,
+    );
+    Panel {
+        head_note: Some(format!("{jumps}/{max_jumps}")),
+        head_lines: vec![gauge, needs],
+        ..Panel::default()
     }
 }
 

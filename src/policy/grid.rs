@@ -37,10 +37,11 @@
 //! first; one that fits in one site there is not split (no overhead).
 
 pub use super::grid_rules::{ElapsedReading, GridRules, IdleReading, QueuePick, WideRule};
+use super::grid_view::{GridProcView, GridStateView};
 use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
-use crate::sched::{Abort, GridProcView, GridStateView, JobState, JobView, PolicyName};
+use crate::sched::{Abort, JobState, JobView, PolicyName};
 use crate::workload::rng::stream_number;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -984,7 +985,7 @@ impl Policy for Grid {
             .filter(|j| j.assignment.len() > 1)
             .map(|j| (j.id, j.assignment.clone()))
             .collect();
-        PolicyState::Grid(Box::new(GridStateView {
+        let g = GridStateView {
             sites,
             grid_queue: self
                 .grid_queue
@@ -993,7 +994,8 @@ impl Policy for Grid {
                 .collect(),
             waiting,
             split,
-        }))
+        };
+        PolicyState::new(g.panel(view.platform)).with_detail(g)
     }
 
     fn sees_running_ends(&self) -> bool {

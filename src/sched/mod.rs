@@ -13,11 +13,13 @@
 //! * [`rate`] owns a running job's execution rate; the engine and every
 //!   policy that estimates a span use it.
 
+pub mod panel;
 pub mod rate;
 pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
+pub use panel::{Panel, PanelLine, PanelLines, PanelSpan, PolicyState, Tone};
 pub use reserve::{
     ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
 };
@@ -364,82 +366,6 @@ pub enum Refusal {
         "the policy asked to decide again at once after {passes} passes in a row at this instant that changed nothing: the clock moves on"
     )]
     Recheck { passes: u32 },
-}
-
-/// What a policy tells the console about its own state.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub enum PolicyState {
-    #[default]
-    Idle,
-    /// FPFS (and FCFS): the head job and how often it has been jumped.
-    Fpfs {
-        head: u64,
-        jumps: u32,
-        max_jumps: MaxJumps,
-    },
-    /// EASY and conservative backfilling: the head job and its reservation
-    /// (the shadow time), if it has one.
-    Backfill { head: u64, shadow: Option<SimTime> },
-    /// PAS: its last package.
-    Package(PackageView),
-    /// The advance-reservation scheduler of task graphs.
-    Reservations(Box<ReservationPlanView>),
-    /// The two-site grid: per-processor queues, the grid queue, split gangs.
-    Grid(Box<GridStateView>),
-}
-
-/// What the two-site grid shows the console.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct GridStateView {
-    /// Per site (cluster), per processor.
-    pub sites: Vec<Vec<GridProcView>>,
-    /// Gangs in the grid queue (id, tasks), in arrival order.
-    pub grid_queue: Vec<(u64, u32)>,
-    /// Gangs on processor queues waiting for all their processors: (id,
-    /// tasks per site).
-    pub waiting: Vec<(u64, Assignment)>,
-    /// Running gangs split over sites: (id, tasks per site).
-    pub split: Vec<(u64, Assignment)>,
-}
-
-/// One processor of the two-site grid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct GridProcView {
-    /// The job it runs.
-    pub running: Option<u64>,
-    /// Jobs in its queue.
-    pub depth: u32,
-    /// The job heading its queue, and whether it is a gang (waiting for its
-    /// other processors).
-    pub head: Option<(u64, bool)>,
-}
-
-/// PAS's last package: its jobs and where they went, the solve, and
-/// counts over the run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct PackageView {
-    /// When the package was placed.
-    pub at: SimTime,
-    /// (job id, its tasks per cluster).
-    pub jobs: Vec<(u64, Assignment)>,
-    /// Σ estimate × SD of the package under the model (seconds).
-    pub objective: f64,
-    /// The solver proved the allocation optimal.
-    pub optimal: bool,
-    /// The solver stopped before any allocation: the fallback rule placed
-    /// this package.
-    pub fallback: bool,
-    /// Branch-and-bound nodes explored.
-    pub nodes: u64,
-    /// Wall-clock time of the solve (for display only: never in reports).
-    #[serde(skip)]
-    pub solve_micros: u64,
-    /// Packages placed so far.
-    pub packages: u64,
-    /// Of them, solves stopped by the node limit before proving optimality.
-    pub limited: u64,
-    /// Of them, solves stopped before any allocation: placed by the fallback.
-    pub fallbacks: u64,
 }
 
 /// What a backfilling policy has planned, for the backfill-windows pane.

@@ -18,6 +18,7 @@
 
 use schedscope::model::{Platform, SimTime};
 use schedscope::policy::PolicyName;
+use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::catalog::{self, PolicyEntry};
 use schedscope::sched::{
     Abort, BackfillView, JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView,
@@ -189,11 +190,12 @@ impl Policy for SjfEasy {
 
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {
         match self.plan.head {
-            Some(head) => PolicyState::Backfill {
+            Some(head) => HeadPlan {
                 head,
                 shadow: self.plan.shadow,
-            },
-            None => PolicyState::Idle,
+            }
+            .state(),
+            None => PolicyState::default(),
         }
     }
 

@@ -8,42 +8,20 @@ use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED, reservations};
 use crate::console::app::{Pane, windows};
 use crate::console::format::{parts, short};
 use crate::console::snapshot::Snapshot;
-use crate::policy::{MaxJumps, PolicyState};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-/// Under a moldable backfilling policy with §4's window rule (`window =
-/// "all-backfilled"`; the default is `"estimate"`), whether the window has
-/// expired: a job waits and every running job was backfilled.
-fn all_backfilled_expired(snap: &Snapshot) -> bool {
-    use crate::policy::fjt;
-    let e = &snap.engine;
-    let rule_applies = [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&e.policy.name)
-        && e.policy
-            .params
-            .get("window")
-            .is_some_and(|w| w.to_string().trim_matches('"') == "all-backfilled");
-    rule_applies
-        && !e.queue.is_empty()
-        && !e.running.is_empty()
-        && e.running.iter().all(|r| r.jumped_ahead)
-}
-
 /// Width of the id column of the window rows.
 const ID_W: usize = 11;
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
-    let title = match &e.policy_state {
-        PolicyState::Package(_) => " Head & package ",
-        PolicyState::Grid(_) => " Head & grid queues ",
-        PolicyState::Reservations(_) => " Head & reservations ",
-        _ => " Head & backfill ",
-    };
-    let block = ctx.block(title, Some(Pane::Backfill));
+    let panel = &e.policy_state.panel;
+    let title = format!(" Head & {} ", panel.title.as_deref().unwrap_or("backfill"));
+    let block = ctx.block(title.as_str(), Some(Pane::Backfill));
     let inner = block.inner(area);
     block.render(area, buf);
     let now = e.now;
@@ -107,50 +85,14 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 bf.reserved
             )));
         }
-    } else if let PolicyState::Fpfs {
-        jumps, max_jumps, ..
-    } = &e.policy_state
-        && let Some(h) = e.queue.first()
-    {
-        let mut spans = vec![Span::raw(format!("jumped {jumps} of {max_jumps}"))];
-        if let MaxJumps::Limit(m) = *max_jumps {
-            // One cell per allowed jump, scaled down past 20.
-            let cells = m.min(20);
-            let used = if m == 0 {
-                0
-            } else {
-                ((*jumps).min(m) as u64 * cells as u64).div_ceil(m as u64) as u32
-            };
-            let style = if *jumps >= m { ctx.alert() } else { ctx.head() };
-            if cells > 0 {
-                spans.push(Span::raw(" "));
-            }
-            spans.push(Span::styled("▰".repeat(used as usize), style));
-            spans.push(Span::styled("▱".repeat((cells - used) as usize), ctx.dim()));
-            if *jumps >= m {
-                spans.push(Span::styled(" no more jumps", ctx.alert()));
-            }
-        }
-        lines.push(Line::from(spans));
-        let widest = h.components.iter().copied().max().unwrap_or(h.size);
-        let have = e.clusters.iter().filter(|c| c.free >= widest).count();
-        lines.push(Line::raw(format!(
-            "needs {} cluster{}, widest {widest}; {have} {} ≥ {widest} free",
-            h.components.len(),
-            if h.components.len() == 1 { "" } else { "s" },
-            if have == 1 { "has" } else { "have" },
-        )));
+    } else if !e.queue.is_empty() {
+        lines.extend(panel.head_lines.iter().map(|l| ctx.line(l)));
     }
-    if let PolicyState::Package(p) = &e.policy_state {
-        // Half the pane at most: the windows below keep the rest.
-        let room = (inner.height as usize / 2).saturating_sub(lines.len());
-        lines.extend(super::package::lines(p, snap, ctx, room));
-    }
-    if let PolicyState::Grid(g) = &e.policy_state {
-        // Most of the pane: the grid's state is why jobs wait here.
-        let room = (inner.height as usize * 3 / 4).saturating_sub(lines.len());
-        lines.extend(super::grid::lines(g, snap, ctx, room));
-    }
+    // The policy's own state: at most its share of the pane, the windows
+    // below keep the rest.
+    let room =
+        (inner.height as usize * panel.lines.share as usize / 100).saturating_sub(lines.len());
+    lines.extend(panel.lines.fitted(room).iter().map(|l| ctx.line(l)));
     let plan = reservations::plan(snap);
     if let Some(p) = plan {
         lines.extend(reservations::summary(p, snap, ctx));
@@ -160,11 +102,8 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     // Windows: each running job from now to its estimated end.
     let running = windows(snap);
-    if all_backfilled_expired(snap) {
-        lines.push(Line::styled(
-            format!("{EXPIRED} window expired: every running job was backfilled"),
-            ctx.alert(),
-        ));
+    if let Some(alert) = &panel.alert {
+        lines.push(Line::styled(alert.clone(), ctx.alert()));
     }
     // Under reservations, their processors over time first: whole
     // reservations, leaving a third of the rows to the windows.
@@ -417,17 +356,11 @@ mod tests {
     }
 
     #[test]
-    fn moldable_marks_folds_aborts_and_the_papers_expired_window() {
+    fn moldable_marks_folds_aborts_and_the_policys_alert() {
         let mut snap = fixtures::snapshot();
         snap.engine = fixtures::with_backfill(snap.engine);
-        snap.engine.policy.name = crate::policy::fjt::FJT1_BFM;
-        snap.engine.policy.params.insert(
-            "window".into(),
-            crate::sched::ParamValue::Text("all-backfilled".into()),
-        );
-        for r in &mut snap.engine.running {
-            r.jumped_ahead = true;
-        }
+        snap.engine.policy_state.panel.alert =
+            Some("! window expired: every running job was backfilled".into());
         snap.engine.running[0].fold = 4;
         snap.engine.running[0].folds = 1;
         snap.engine.running[1].requeues = 2;
@@ -435,18 +368,12 @@ mod tests {
         let mut buf = Buffer::empty(area);
         render(&snap, &Ctx::default(), area, &mut buf);
         let t = text(&buf);
-        assert!(
-            t.contains("window expired: every running job was backfilled"),
-            "{t}"
-        );
+        let (x, y) = find(&buf, "window expired: every running job was backfilled")
+            .expect("the policy's alert is drawn");
+        assert_eq!(buf[(x, y)].fg, Color::Red, "in the alert style");
         assert!(t.contains("folded ×4"), "{t}");
         assert!(t.contains("aborted 2×"), "{t}");
-        // With windows read as estimates (the default) §4's rule does not
-        // apply.
-        snap.engine.policy.params.insert(
-            "window".into(),
-            crate::sched::ParamValue::Text("estimate".into()),
-        );
+        snap.engine.policy_state.panel.alert = None;
         let mut buf = Buffer::empty(area);
         render(&snap, &Ctx::default(), area, &mut buf);
         assert!(!text(&buf).contains("every running job"));

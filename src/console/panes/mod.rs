@@ -6,7 +6,6 @@ pub mod clusters;
 pub mod compare;
 pub mod detail;
 pub mod estimate_prompt;
-pub mod grid;
 pub mod groups;
 pub mod help;
 pub mod history;
@@ -14,7 +13,6 @@ pub mod inject;
 pub mod links;
 pub mod message;
 pub mod metrics;
-pub mod package;
 pub mod picker;
 pub mod queue;
 pub mod reservations;
@@ -56,7 +54,7 @@ impl Default for Ctx {
 /// Glyphs that carry meaning without colour.
 pub const HEAD: &str = "▶";
 pub const INJECTED: &str = "◆";
-pub const EXPIRED: &str = "!";
+pub const EXPIRED: &str = crate::sched::panel::EXPIRED;
 pub const AHEAD: &str = "↷";
 pub const BUSY: &str = "■";
 /// A cell of several processors, some of them busy.
@@ -86,6 +84,29 @@ pub fn job_color(id: u64) -> Color {
 }
 
 impl Ctx {
+    /// How a policy's tone is drawn.
+    pub fn tone(&self, tone: crate::sched::Tone) -> Style {
+        use crate::sched::Tone;
+        match tone {
+            Tone::Plain => self.style(Style::default()),
+            Tone::Dim => self.dim(),
+            Tone::Head => self.head(),
+            Tone::Alert => self.alert(),
+            Tone::Good => self.good(),
+            Tone::Job(id) => self.job(id),
+        }
+    }
+
+    /// A policy's line, drawn in its tones.
+    pub fn line(&self, line: &crate::sched::PanelLine) -> ratatui::text::Line<'static> {
+        ratatui::text::Line::from(
+            line.0
+                .iter()
+                .map(|s| ratatui::text::Span::styled(s.text.clone(), self.tone(s.tone)))
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// `style` without its colours when colour is off (modifiers stay).
     pub fn style(&self, style: Style) -> Style {
         if self.color {

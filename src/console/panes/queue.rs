@@ -4,7 +4,6 @@ use super::{Ctx, HEAD, INJECTED};
 use crate::console::app::Pane;
 use crate::console::format::{int, parts, short};
 use crate::console::snapshot::Snapshot;
-use crate::policy::PolicyState;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
@@ -76,12 +75,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
                 .map(|s| format!("+{}", short((s - now).as_secs_f64())))
                 .unwrap_or_else(|| "–".into())
         } else if i == 0 {
-            match &e.policy_state {
-                PolicyState::Fpfs {
-                    jumps, max_jumps, ..
-                } => format!("{jumps}/{max_jumps}"),
-                _ => String::new(),
-            }
+            e.policy_state.panel.head_note.clone().unwrap_or_default()
         } else {
             String::new()
         };

@@ -32,10 +32,7 @@ pub enum Now {
 
 /// The reservation plan, if the policy keeps one.
 pub fn plan(snap: &Snapshot) -> Option<&ReservationPlanView> {
-    match &snap.engine.policy_state {
-        crate::sched::PolicyState::Reservations(p) => Some(p),
-        _ => None,
-    }
+    snap.engine.policy_state.panel.plan.as_deref()
 }
 
 /// The processors of `cluster` inside an active reservation now, with
