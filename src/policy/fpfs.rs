@@ -177,6 +177,7 @@ pub fn head_panel(jumps: u32, max_jumps: MaxJumps, head: &JobView, free: &[u32])
         Tone::Plain,
     );
     Panel {
+        note_column: Some("jumps".into()),
         head_note: Some(format!("{jumps}/{max_jumps}")),
         head_lines: vec![gauge, needs],
         ..Panel::default()

@@ -107,7 +107,9 @@ pub struct Panel {
     /// What the head pane is about beside the head (" Head & {title} "):
     /// `backfill` when `None`.
     pub title: Option<String>,
-    /// A few characters on the head in the queue's policy column.
+    /// The title of the queue's policy column (`jumps`) and a few
+    /// characters on the head there (`3/10`).
+    pub note_column: Option<String>,
     pub head_note: Option<String>,
     /// Lines about the head, shown where no backfilling reservation is.
     pub head_lines: Vec<PanelLine>,
@@ -253,7 +255,7 @@ mod tests {
         assert_ne!(s, PolicyState::default().with_detail(7u64));
         assert_eq!(
             format!("{s:?}"),
-            "PolicyState { panel: Panel { title: None, head_note: None, head_lines: [], lines: PanelLines { lines: [], keep: 0, more: \"\", share: 0 }, alert: None, plan: None }, detail: Some(7) }"
+            "PolicyState { panel: Panel { title: None, note_column: None, head_note: None, head_lines: [], lines: PanelLines { lines: [], keep: 0, more: \"\", share: 0 }, alert: None, plan: None }, detail: Some(7) }"
         );
     }
 }

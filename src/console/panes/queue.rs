@@ -23,7 +23,11 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     // The policy's own column: planned starts under backfilling, the head's
     // jumps under FPFS.
     let planned = e.backfill.is_some();
-    let policy_col = if planned { "start" } else { "jumps" };
+    let policy_col = if planned {
+        "start"
+    } else {
+        e.policy_state.panel.note_column.as_deref().unwrap_or("")
+    };
     let visible = inner.height.saturating_sub(1) as usize;
     let selected = ctx.selected.min(e.queue.len() - 1);
     let offset = if selected >= visible {
