@@ -8,6 +8,8 @@ use super::{AHEAD, Ctx, EXPIRED, HEAD, INJECTED, reservations};
 use crate::console::app::{Pane, windows};
 use crate::console::format::{parts, short};
 use crate::console::snapshot::Snapshot;
+use crate::engine::RunningRow;
+use crate::model::SimTime;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -25,7 +27,115 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let now = e.now;
-    let mut lines: Vec<Line> = Vec::new();
+    let (mut lines, shadow) = head_lines(snap, ctx, inner.height as usize);
+    let plan = reservations::plan(snap);
+    if let Some(p) = plan {
+        lines.extend(reservations::summary(p, snap, ctx));
+        if e.reservations.is_empty() {
+            lines.push(Line::styled("no reservation in force", ctx.dim()));
+        }
+    }
+    // Windows: each running job from now to its estimated end.
+    let running = windows(snap);
+    if let Some(alert) = &panel.alert {
+        lines.push(Line::styled(alert.clone(), ctx.alert()));
+    }
+    // Under reservations, their processors over time first: whole
+    // reservations, leaving a third of the rows to the windows.
+    let after_axis = (inner.height as usize).saturating_sub(lines.len() + 1);
+    let shown = if plan.is_some() {
+        let needed: usize = e
+            .reservations
+            .iter()
+            .map(|r| r.processors.len().max(1))
+            .sum();
+        let keep = running.len().min(after_axis / 3);
+        reservations::fitting(snap, needed.min(after_axis.saturating_sub(keep)))
+    } else {
+        Vec::new()
+    };
+    let horizon = running
+        .iter()
+        .map(|r| r.estimated_end)
+        .chain(shadow)
+        .chain(shown.iter().map(|r| r.finish))
+        .map(|t| (t - now).as_secs_f64())
+        .fold(10.0_f64, f64::max);
+    let geo = Geometry::new(
+        nice(horizon),
+        inner.width as usize,
+        shadow.map(|t| (t - now).as_secs_f64()),
+    );
+    lines.push(axis(&geo, ctx));
+    let bar_w = geo.bar_w;
+    let horizon = geo.horizon;
+    if !shown.is_empty() {
+        let rows = reservations::rows(
+            &shown,
+            snap,
+            ctx,
+            ID_W + 1,
+            bar_w,
+            horizon / bar_w as f64,
+            after_axis,
+        );
+        lines.extend(rows);
+        let hidden = e.reservations_total - shown.len();
+        if hidden > 0 && lines.len() < inner.height as usize {
+            lines.push(Line::styled(
+                format!(
+                    "… {hidden} more reservation{}",
+                    if hidden == 1 { "" } else { "s" }
+                ),
+                ctx.dim(),
+            ));
+        }
+    }
+    // The legend where a row is left after the windows.
+    let legend = plan.is_some() && !shown.is_empty();
+    let room = (inner.height as usize)
+        .saturating_sub(lines.len())
+        .saturating_sub(legend as usize);
+    let shown = if running.len() > room {
+        room.saturating_sub(1)
+    } else {
+        running.len()
+    };
+    let focused = ctx.focus == Pane::Backfill;
+    let selected = ctx.selected_running.min(running.len().saturating_sub(1));
+    let offset = if focused && selected >= shown {
+        selected + 1 - shown
+    } else {
+        0
+    };
+    for (i, r) in running.iter().enumerate().skip(offset).take(shown) {
+        let mut line = window_row(r, snap, ctx, &geo);
+        if focused && i == selected {
+            line = line.style(Style::new().add_modifier(Modifier::REVERSED));
+        }
+        lines.push(line);
+    }
+    if shown < running.len() {
+        lines.push(Line::styled(
+            format!("… {} more running", running.len() - shown),
+            ctx.dim(),
+        ));
+    }
+    if legend && lines.len() < inner.height as usize {
+        lines.push(Line::styled(reservations::legend(), ctx.dim()));
+    }
+    Paragraph::new(lines).style(Style::new()).render(inner, buf);
+}
+
+/// The lines above the windows: the head, its reservation and the extra
+/// processors under backfilling, the policy's lines about the head
+/// otherwise, then the policy's own state in its share of the pane; and
+/// the head's reservation (the shadow time), if it has one.
+fn head_lines(snap: &Snapshot, ctx: &Ctx, height: usize) -> (Vec<Line<'static>>, Option<SimTime>) {
+    let e = &snap.engine;
+    let panel = &e.policy_state.panel;
+    let now = e.now;
+    let mut lines: Vec<Line<'static>> = Vec::new();
     // The job the policy plans for: the one holding the reservation where
     // the policy names it (a policy that reorders the queue, such as
     // shortest job first, reserves for another than the oldest), else the
@@ -90,207 +200,155 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     // The policy's own state: at most its share of the pane, the windows
     // below keep the rest.
-    let room =
-        (inner.height as usize * panel.lines.share as usize / 100).saturating_sub(lines.len());
+    let room = (height * panel.lines.share as usize / 100).saturating_sub(lines.len());
     lines.extend(panel.lines.fitted(room).iter().map(|l| ctx.line(l)));
-    let plan = reservations::plan(snap);
-    if let Some(p) = plan {
-        lines.extend(reservations::summary(p, snap, ctx));
-        if e.reservations.is_empty() {
-            lines.push(Line::styled("no reservation in force", ctx.dim()));
-        }
-    }
-    // Windows: each running job from now to its estimated end.
-    let running = windows(snap);
-    if let Some(alert) = &panel.alert {
-        lines.push(Line::styled(alert.clone(), ctx.alert()));
-    }
-    // Under reservations, their processors over time first: whole
-    // reservations, leaving a third of the rows to the windows.
-    let after_axis = (inner.height as usize).saturating_sub(lines.len() + 1);
-    let shown = if plan.is_some() {
-        let needed: usize = e
-            .reservations
-            .iter()
-            .map(|r| r.processors.len().max(1))
-            .sum();
-        let keep = running.len().min(after_axis / 3);
-        reservations::fitting(snap, needed.min(after_axis.saturating_sub(keep)))
+    (lines, shadow)
+}
+
+/// One running job's window: its mark and id, a bar to its estimated end
+/// (or how long ago that was), then what happened to it.
+fn window_row(r: &RunningRow, snap: &Snapshot, ctx: &Ctx, geo: &Geometry) -> Line<'static> {
+    let e = &snap.engine;
+    let now = e.now;
+    let (bar_w, shadow_col, inner_width) = (geo.bar_w, geo.shadow_col, geo.width);
+    let col = |t: f64| geo.col(t);
+    let mark = if r.expired {
+        Span::styled(EXPIRED, ctx.alert())
+    } else if r.jumped_ahead {
+        Span::styled(AHEAD, ctx.fg(Color::Magenta))
+    } else if r.injected {
+        Span::styled(INJECTED, ctx.job(r.id))
     } else {
-        Vec::new()
+        Span::raw(" ")
     };
-    let horizon = running
-        .iter()
-        .map(|r| r.estimated_end)
-        .chain(shadow)
-        .chain(shown.iter().map(|r| r.finish))
-        .map(|t| (t - now).as_secs_f64())
-        .fold(10.0_f64, f64::max);
-    let horizon = nice(horizon);
-    let label = format!(" +{} s", short(horizon));
-    let bar_w = (inner.width as usize)
-        .saturating_sub(ID_W + 2 + label.chars().count())
-        .max(4);
-    let col = |t: f64| {
-        ((t / horizon) * bar_w as f64)
-            .round()
-            .clamp(0.0, bar_w as f64) as usize
-    };
-    let shadow_col = shadow.map(|t| col((t - now).as_secs_f64()).min(bar_w - 1));
-    let mut axis = vec![Span::raw(format!("{:>w$} ", "now", w = ID_W))];
+    let id = format!(
+        "{}{}",
+        if r.injected && (r.expired || r.jumped_ahead) {
+            INJECTED
+        } else {
+            ""
+        },
+        r.id
+    );
+    let mut spans = vec![
+        mark,
+        Span::styled(format!("{id:>w$} ", w = ID_W - 1), ctx.job(r.id)),
+    ];
+    // What follows the window: backfilled, folded, aborted. A long
+    // window is cut short so that these stay on screen.
+    let mut tail: Vec<Span> = Vec::new();
+    if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
+        tail.push(Span::styled(" reserved", ctx.dim()));
+    } else if !r.expired && r.jumped_ahead {
+        tail.push(Span::styled(
+            if e.backfill.is_some() {
+                " backfilled"
+            } else {
+                " jumped"
+            },
+            ctx.fg(Color::Magenta),
+        ));
+    }
+    if r.fold > 1 || r.folds > 0 {
+        tail.push(Span::styled(
+            match r.fold {
+                1 => format!(" folded {}× (expanded)", r.folds),
+                f => format!(" folded ×{f}"),
+            },
+            ctx.alert(),
+        ));
+    }
+    if r.requeues > 0 {
+        tail.push(Span::styled(
+            format!(" aborted {}×", r.requeues),
+            ctx.alert(),
+        ));
+    }
+    // Only a row with a fold or abort mark is cut (others draw as
+    // they always have).
+    let marked = r.fold > 1 || r.folds > 0 || r.requeues > 0;
+    let tail_w: usize = tail.iter().map(|s| s.content.chars().count()).sum();
+    if r.expired {
+        spans.push(Span::styled(
+            format!(
+                "expired {} s ago",
+                short((now - r.estimated_end).as_secs_f64())
+            ),
+            ctx.alert(),
+        ));
+    } else {
+        let room = inner_width.saturating_sub(ID_W + 1 + tail_w).max(1);
+        let n = col((r.estimated_end - now).as_secs_f64()).max(1);
+        let n = if marked { n.min(room) } else { n };
+        let mut bar = String::new();
+        for i in 0..bar_w.max(n) {
+            if i < n {
+                bar.push('█');
+            } else if Some(i) == shadow_col {
+                bar.push('┆');
+            } else {
+                bar.push(' ');
+            }
+        }
+        spans.push(Span::styled(bar.trim_end().to_string(), ctx.job(r.id)));
+    }
+    spans.extend(tail);
+    Line::from(spans)
+}
+
+/// The time axis from now to the horizon, the shadow time marked on it.
+fn axis(geo: &Geometry, ctx: &Ctx) -> Line<'static> {
     let mut line = String::new();
-    for i in 0..bar_w {
+    for i in 0..geo.bar_w {
         line.push(if i == 0 {
             '├'
-        } else if Some(i) == shadow_col {
+        } else if Some(i) == geo.shadow_col {
             '┬'
         } else {
             '─'
         });
     }
     line.push('▶');
-    axis.push(Span::styled(line, ctx.dim()));
-    axis.push(Span::styled(label, ctx.dim()));
-    lines.push(Line::from(axis));
-    if !shown.is_empty() {
-        let rows = reservations::rows(
-            &shown,
-            snap,
-            ctx,
-            ID_W + 1,
+    Line::from(vec![
+        Span::raw(format!("{:>w$} ", "now", w = ID_W)),
+        Span::styled(line, ctx.dim()),
+        Span::styled(format!(" +{} s", short(geo.horizon)), ctx.dim()),
+    ])
+}
+
+/// Where the windows are drawn: the bar's width, the shadow time's
+/// column, the pane's width and the time the bar spans.
+struct Geometry {
+    bar_w: usize,
+    shadow_col: Option<usize>,
+    width: usize,
+    horizon: f64,
+}
+
+impl Geometry {
+    /// The windows' geometry in a pane `width` wide over `horizon` seconds,
+    /// with the shadow time `shadow` seconds from now.
+    fn new(horizon: f64, width: usize, shadow: Option<f64>) -> Geometry {
+        let label = format!(" +{} s", short(horizon));
+        let bar_w = width
+            .saturating_sub(ID_W + 2 + label.chars().count())
+            .max(4);
+        let mut geo = Geometry {
             bar_w,
-            horizon / bar_w as f64,
-            after_axis,
-        );
-        lines.extend(rows);
-        let hidden = e.reservations_total - shown.len();
-        if hidden > 0 && lines.len() < inner.height as usize {
-            lines.push(Line::styled(
-                format!(
-                    "… {hidden} more reservation{}",
-                    if hidden == 1 { "" } else { "s" }
-                ),
-                ctx.dim(),
-            ));
-        }
-    }
-    // The legend where a row is left after the windows.
-    let legend = plan.is_some() && !shown.is_empty();
-    let room = (inner.height as usize)
-        .saturating_sub(lines.len())
-        .saturating_sub(legend as usize);
-    let shown = if running.len() > room {
-        room.saturating_sub(1)
-    } else {
-        running.len()
-    };
-    let focused = ctx.focus == Pane::Backfill;
-    let selected = ctx.selected_running.min(running.len().saturating_sub(1));
-    let offset = if focused && selected >= shown {
-        selected + 1 - shown
-    } else {
-        0
-    };
-    for (i, r) in running.iter().enumerate().skip(offset).take(shown) {
-        let mark = if r.expired {
-            Span::styled(EXPIRED, ctx.alert())
-        } else if r.jumped_ahead {
-            Span::styled(AHEAD, ctx.fg(Color::Magenta))
-        } else if r.injected {
-            Span::styled(INJECTED, ctx.job(r.id))
-        } else {
-            Span::raw(" ")
+            shadow_col: None,
+            width,
+            horizon,
         };
-        let id = format!(
-            "{}{}",
-            if r.injected && (r.expired || r.jumped_ahead) {
-                INJECTED
-            } else {
-                ""
-            },
-            r.id
-        );
-        let mut spans = vec![
-            mark,
-            Span::styled(format!("{id:>w$} ", w = ID_W - 1), ctx.job(r.id)),
-        ];
-        // What follows the window: backfilled, folded, aborted. A long
-        // window is cut short so that these stay on screen.
-        let mut tail: Vec<Span> = Vec::new();
-        if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
-            tail.push(Span::styled(" reserved", ctx.dim()));
-        } else if !r.expired && r.jumped_ahead {
-            tail.push(Span::styled(
-                if e.backfill.is_some() {
-                    " backfilled"
-                } else {
-                    " jumped"
-                },
-                ctx.fg(Color::Magenta),
-            ));
-        }
-        if r.fold > 1 || r.folds > 0 {
-            tail.push(Span::styled(
-                match r.fold {
-                    1 => format!(" folded {}× (expanded)", r.folds),
-                    f => format!(" folded ×{f}"),
-                },
-                ctx.alert(),
-            ));
-        }
-        if r.requeues > 0 {
-            tail.push(Span::styled(
-                format!(" aborted {}×", r.requeues),
-                ctx.alert(),
-            ));
-        }
-        // Only a row with a fold or abort mark is cut (others draw as
-        // they always have).
-        let marked = r.fold > 1 || r.folds > 0 || r.requeues > 0;
-        let tail_w: usize = tail.iter().map(|s| s.content.chars().count()).sum();
-        if r.expired {
-            spans.push(Span::styled(
-                format!(
-                    "expired {} s ago",
-                    short((now - r.estimated_end).as_secs_f64())
-                ),
-                ctx.alert(),
-            ));
-        } else {
-            let room = (inner.width as usize)
-                .saturating_sub(ID_W + 1 + tail_w)
-                .max(1);
-            let n = col((r.estimated_end - now).as_secs_f64()).max(1);
-            let n = if marked { n.min(room) } else { n };
-            let mut bar = String::new();
-            for i in 0..bar_w.max(n) {
-                if i < n {
-                    bar.push('█');
-                } else if Some(i) == shadow_col {
-                    bar.push('┆');
-                } else {
-                    bar.push(' ');
-                }
-            }
-            spans.push(Span::styled(bar.trim_end().to_string(), ctx.job(r.id)));
-        }
-        spans.extend(tail);
-        let mut line = Line::from(spans);
-        if focused && i == selected {
-            line = line.style(Style::new().add_modifier(Modifier::REVERSED));
-        }
-        lines.push(line);
+        geo.shadow_col = shadow.map(|t| geo.col(t).min(bar_w - 1));
+        geo
     }
-    if shown < running.len() {
-        lines.push(Line::styled(
-            format!("… {} more running", running.len() - shown),
-            ctx.dim(),
-        ));
+
+    /// The column of `t` seconds from now.
+    fn col(&self, t: f64) -> usize {
+        ((t / self.horizon) * self.bar_w as f64)
+            .round()
+            .clamp(0.0, self.bar_w as f64) as usize
     }
-    if legend && lines.len() < inner.height as usize {
-        lines.push(Line::styled(reservations::legend(), ctx.dim()));
-    }
-    Paragraph::new(lines).style(Style::new()).render(inner, buf);
 }
 
 /// A round number at least `x`: 10, 20, 50, 100, …
