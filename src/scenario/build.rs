@@ -427,7 +427,7 @@ impl Scenario {
 
     /// The workload its kind made of `[workload]`; a part of schedscope
     /// that serves one kind finds its parameters with
-    /// [`downcast`](kinds::Workload::downcast) (`dyn Workload`).
+    /// `downcast` on `dyn Workload`.
     pub fn workload(&self) -> &dyn Workload {
         self.facts.workload.as_ref()
     }
