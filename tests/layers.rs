@@ -58,3 +58,58 @@ fn the_check_would_see_an_import() {
         "{found:?}"
     );
 }
+
+/// The layers below the application, each with the layers it may import
+/// (`crate::…`, comments aside): the domain model (with the task-graph
+/// algorithms it carries) at the bottom, the protocol on it, then the
+/// engine, the policies, the workloads and the metrics side by side, none
+/// of which imports another. Cargo crates will hold these layers; until
+/// then this test does.
+#[test]
+fn every_layer_imports_only_the_layers_below_it() {
+    const MODULES: &[&str] = &[
+        "taskgraph",
+        "model",
+        "sched",
+        "engine",
+        "policy",
+        "workload",
+        "metrics",
+        "scenario",
+        "console",
+        "report",
+        "runner",
+        "sweep",
+        "plot",
+        "cli",
+        "grid_study",
+        "simulation",
+    ];
+    let allowed: &[(&str, &[&str])] = &[
+        ("taskgraph", &[]),
+        ("model", &["taskgraph"]),
+        ("sched", &["model", "taskgraph"]),
+        ("engine", &["model", "sched"]),
+        ("policy", &["model", "sched", "taskgraph"]),
+        ("workload", &["model", "taskgraph"]),
+        ("metrics", &["model"]),
+    ];
+    let mut bad = Vec::new();
+    for (layer, may) in allowed {
+        let forbidden: Vec<String> = MODULES
+            .iter()
+            .filter(|m| *m != layer && !may.contains(m))
+            .map(|m| format!("crate::{m}::"))
+            .collect();
+        let forbidden: Vec<&str> = forbidden.iter().map(String::as_str).collect();
+        bad.extend(offenders(layer, &forbidden));
+    }
+    assert!(
+        bad.is_empty(),
+        "imports across the layers:\n{}",
+        bad.join("\n")
+    );
+    // Not vacuous: the scan sees imports where there are some.
+    assert!(!offenders("scenario", &["crate::engine::"]).is_empty());
+    assert!(!offenders("engine", &["crate::sched::"]).is_empty());
+}

@@ -101,7 +101,7 @@ impl InjectJob {
                         what,
                         format!(
                             "must be a time in seconds from 0 to 9.2e12 (about 292,000 years), found {}",
-                            crate::scenario::values::Shown(t)
+                            crate::model::Shown(t)
                         ),
                     )
                 })

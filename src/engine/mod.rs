@@ -25,14 +25,14 @@ pub use snapshot::{
     QueueSlice, QueueWindow, RunningRow,
 };
 
+use crate::model::JobSource;
+use crate::model::estimates::{EstimateModel, Estimator, OnOverrun};
 use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime};
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
     Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
-use crate::workload::JobSource;
-use crate::workload::estimates::{EstimateModel, Estimator, OnOverrun};
 use serde::{Deserialize, Serialize};
 use slab::Slab;
 use thiserror::Error;

@@ -122,7 +122,7 @@ pub struct EngineSnapshot {
     pub policy_state: PolicyState,
     pub estimates: String,
     /// The estimate model in force (what `estimates` describes).
-    pub estimate_model: crate::workload::estimates::EstimateModel,
+    pub estimate_model: crate::model::estimates::EstimateModel,
     /// Waiting jobs in queue (arrival) order; the first is the head. Rows
     /// only for the part of the queue asked for (see [`QueueWindow`]).
     pub queue: QueueSlice,

@@ -430,7 +430,7 @@ fn snapshot_shows_ownership() {
 /// finds job 2 arrived, so job 2 keeps its exact estimate.
 #[test]
 fn a_command_between_events_of_one_instant_lands_after_them() {
-    use crate::workload::estimates::EstimateModel;
+    use crate::model::estimates::EstimateModel;
     let jobs = vec![job(1, 0, &[4], 10), job(2, 0, &[4], 10)];
     let mut e = Engine::new(
         Platform::uniform(1, 4),
@@ -546,7 +546,7 @@ fn stepping_until_a_time_never_moves_the_clock_back() {
 
 #[test]
 fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
-    use crate::workload::estimates::EstimateModel;
+    use crate::model::estimates::EstimateModel;
     let run = |queued_too: bool| {
         let mut e = Engine::new(
             Platform::uniform(1, 4),
@@ -588,9 +588,9 @@ fn estimate_error_applies_to_later_arrivals_or_also_the_queue() {
 
 mod protocol {
     use crate::engine::{Engine, EngineConfig};
+    use crate::model::estimates::{EstimateModel, OnOverrun};
     use crate::model::{JobSpec, Platform, SimTime};
     use crate::sched::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
-    use crate::workload::estimates::{EstimateModel, OnOverrun};
 
     fn secs(s: i64) -> SimTime {
         SimTime::from_secs(s)
@@ -1058,7 +1058,7 @@ mod flexible_split {
 /// injected job's own estimate (40 s) stays through both.
 #[test]
 fn queued_jobs_get_their_own_estimates_back_after_a_flip() {
-    use crate::workload::estimates::EstimateModel;
+    use crate::model::estimates::EstimateModel;
     let secs = SimTime::from_secs;
     let mut e = Engine::new(
         Platform::uniform(1, 4),
@@ -1200,11 +1200,11 @@ fn an_injected_job_without_a_count_is_one() {
 mod restless {
     use super::protocol::job;
     use crate::engine::{Engine, EngineConfig};
+    use crate::model::estimates::{EstimateModel, OnOverrun};
     use crate::model::{Platform, SimTime};
     use crate::sched::{
         Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
     };
-    use crate::workload::estimates::{EstimateModel, OnOverrun};
 
     /// FCFS that asks, after every decision, to decide again at once,
     /// whether or not anything changed: a policy bug that would hold the

@@ -165,6 +165,27 @@ impl JobRecord {
     }
 }
 
+/// A stream of jobs in submit order. Endless streams return `Some` forever.
+pub trait JobSource: Send {
+    fn next_job(&mut self) -> Option<JobSpec>;
+}
+
+impl<I: Iterator<Item = JobSpec> + Send> JobSource for I {
+    fn next_job(&mut self) -> Option<JobSpec> {
+        self.next()
+    }
+}
+
+/// `PNBW = BSBW · 4(n − 1)/n²`, the per-node bandwidth of a job of `n`
+/// tasks (Jones et al.); 0 for one task.
+pub fn pnbw_of(bsbw: f64, size: u32) -> f64 {
+    if size < 2 {
+        return 0.0;
+    }
+    let n = size as f64;
+    bsbw * 4.0 * (n - 1.0) / (n * n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

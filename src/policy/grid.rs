@@ -39,10 +39,10 @@
 pub use super::grid_rules::{ElapsedReading, GridRules, IdleReading, QueuePick, WideRule};
 use super::grid_view::{GridProcView, GridStateView};
 use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use crate::model::rng::stream_number;
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
 use crate::sched::{Abort, JobState, JobView, PolicyName};
-use crate::workload::rng::stream_number;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;

@@ -10,26 +10,7 @@ use std::fmt;
 /// clamped.
 pub const MAX_SECONDS: f64 = SimTime::MAX_SECS;
 
-/// A number as a message shows it: huge and tiny ones in exponent form
-/// (`1e300`, not three hundred digits).
-pub struct Shown<T>(pub T);
-
-impl fmt::Display for Shown<f64> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.0;
-        if v != 0.0 && v.is_finite() && !(1e-4..1e9).contains(&v.abs()) {
-            write!(f, "{v:e}")
-        } else {
-            write!(f, "{v}")
-        }
-    }
-}
-
-impl fmt::Display for Shown<u32> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+pub use crate::model::Shown;
 
 macro_rules! checked {
     ($(#[$m:meta])* $name:ident, $inner:ty, $ok:expr, $what:literal) => {

@@ -45,15 +45,7 @@ pub fn link_demand(pnbw: f64, size: u32, on_k: u32) -> f64 {
     on_k as f64 * pnbw * (size - on_k) as f64 / (size - 1) as f64
 }
 
-/// `PNBW = BSBW · 4(n − 1)/n²`, the per-node bandwidth of a job of `n`
-/// tasks (Jones et al.); 0 for one task.
-pub fn pnbw_of(bsbw: f64, size: u32) -> f64 {
-    if size < 2 {
-        return 0.0;
-    }
-    let n = size as f64;
-    bsbw * 4.0 * (n - 1.0) / (n * n)
-}
+pub use crate::model::pnbw_of;
 
 /// `SP`: the largest `1/Γ` over the clusters of `assignment` (1 when empty
 /// or on a speed that is not a positive number).

@@ -19,8 +19,8 @@
 //! arrivals, sizes or run times: runs at different BSBW are paired.
 
 use super::rng::{Purpose, stream};
+use crate::model::pnbw_of;
 use crate::model::{CommNeed, JobSpec, SimTime};
-use crate::sched::slowdown::pnbw_of;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma, Weibull};

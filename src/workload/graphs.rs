@@ -33,7 +33,7 @@ use rand_distr::{Distribution, Exp};
 use std::sync::Arc;
 
 /// Workload ids of graphs start here: above any trace's job numbers and
-/// apart from the jobs an operator injects ([`crate::engine::INJECTED_ID_BASE`]).
+/// apart from the jobs an operator injects ((`crate::engine::INJECTED_ID_BASE`)).
 pub const GRAPH_ID_BASE: u64 = 2_000_000_000;
 
 /// How the graphs' arrivals are paced over the span.

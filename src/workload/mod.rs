@@ -3,25 +3,16 @@
 
 pub mod batsim;
 pub mod blanco;
-pub mod estimates;
 pub mod graphs;
 pub mod grid;
 pub mod inline;
 pub mod moldable;
 pub mod ngubiri;
-pub mod rng;
 pub mod sizes;
 pub mod swf;
 
-use crate::model::JobSpec;
-
-/// A stream of jobs in submit order. Endless streams return `Some` forever.
-pub trait JobSource: Send {
-    fn next_job(&mut self) -> Option<JobSpec>;
-}
-
-impl<I: Iterator<Item = JobSpec> + Send> JobSource for I {
-    fn next_job(&mut self) -> Option<JobSpec> {
-        self.next()
-    }
-}
+// Where jobs come from, how estimates are made and the random streams
+// are the domain's (`crate::model`), shared with the engine; their paths
+// here are kept.
+pub use crate::model::JobSource;
+pub use crate::model::{estimates, rng};
