@@ -6,7 +6,6 @@ pub mod console;
 pub mod engine;
 pub mod grid_study;
 pub mod metrics;
-pub mod model;
 pub mod plot;
 pub mod policy;
 pub mod report;
@@ -15,5 +14,8 @@ pub mod scenario;
 pub mod sched;
 pub mod simulation;
 pub mod sweep;
-pub mod taskgraph;
 pub mod workload;
+
+// The domain is a crate of its own (`crates/model`), below every other
+// layer; its modules keep their paths here.
+pub use schedscope_model::{model, taskgraph};

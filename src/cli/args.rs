@@ -111,7 +111,7 @@ pub enum Command {
     /// table of a Standard Task Graph set against its optimal makespans.
     Taskgraph {
         #[command(subcommand)]
-        command: crate::taskgraph::command::TaskgraphCommand,
+        command: crate::cli::taskgraph::TaskgraphCommand,
     },
     /// List every policy with what it does and the parameters it reads.
     Policies,

@@ -43,6 +43,7 @@ macro_rules! outln {
 mod args;
 mod progress;
 mod sweeps;
+pub mod taskgraph;
 
 pub use args::*;
 
@@ -331,7 +332,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Some(Command::Taskgraph { command }) => {
-            let text = crate::taskgraph::command::run(&command).map_err(Failure::BadInput)?;
+            let text = crate::cli::taskgraph::run(&command).map_err(Failure::BadInput)?;
             out!("{text}")?;
             Ok(())
         }

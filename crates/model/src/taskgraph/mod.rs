@@ -18,7 +18,6 @@
 
 pub mod ar;
 pub mod bnb;
-pub mod command;
 pub mod gaps;
 pub mod generate;
 pub mod list;

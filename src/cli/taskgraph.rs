@@ -1,12 +1,12 @@
 //! `schedscope taskgraph …`: schedule one STG graph and print it, or print
 //! the gap table of an STG set against its optimal makespans.
 
-use super::ar::{self, RearrangeOrder, Reservation};
-use super::bnb;
-use super::gaps::gap_table;
-use super::list::ListScheduler;
-use super::schedule::Schedule;
-use super::stg;
+use crate::taskgraph::ar::{self, RearrangeOrder, Reservation};
+use crate::taskgraph::bnb;
+use crate::taskgraph::gaps::gap_table;
+use crate::taskgraph::list::ListScheduler;
+use crate::taskgraph::schedule::Schedule;
+use crate::taskgraph::stg;
 use clap::{Subcommand, ValueEnum};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -140,7 +140,7 @@ pub fn run(cmd: &TaskgraphCommand) -> Result<String, String> {
             reservations,
             exact,
         } => {
-            let t = super::study::reduction_table(*reservations, *exact);
+            let t = crate::taskgraph::study::reduction_table(*reservations, *exact);
             let mut out = t.render();
             let _ = writeln!(
                 out,
@@ -178,7 +178,7 @@ pub fn run(cmd: &TaskgraphCommand) -> Result<String, String> {
     }
 }
 
-fn describe(out: &mut String, name: &str, g: &super::TaskGraph, s: &Schedule, p: usize) {
+fn describe(out: &mut String, name: &str, g: &crate::taskgraph::TaskGraph, s: &Schedule, p: usize) {
     let _ = writeln!(
         out,
         "{name} on {p} processors: makespan {} (lower bound {}), {} processors used, efficiency {:.1} %",
