@@ -16,6 +16,6 @@ impl Engine {
         policy: &PolicySpec,
         config: EngineConfig,
     ) -> Result<Engine, String> {
-        Engine::with_builder(platform, source, policy, config, crate::policy::build)
+        Engine::with_builder(platform, source, policy, config, crate::policy::CATALOG)
     }
 }

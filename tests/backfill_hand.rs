@@ -3,6 +3,7 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
 use schedscope::sched::BackfillOrder;

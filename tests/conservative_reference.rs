@@ -26,6 +26,7 @@ mod reference;
 
 use proptest::prelude::*;
 use reference::{Job, in_order, order_strategy, placement_strategy, workload};
+use schedscope::policy::BuildPlacement;
 use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};

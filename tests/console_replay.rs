@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use schedscope::console::app::{App, Effect, JobInfo, Msg, Overlay, find_job};
 use schedscope::console::session::Session;
 use schedscope::model::SimTime;
+use schedscope::policy::Catalogued;
 use schedscope::runner;
 use schedscope::scenario::Scenario;
 use schedscope::workload::estimates::EstimateSource;

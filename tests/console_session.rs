@@ -212,7 +212,8 @@ fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
         "{ submit = 0, size = 2, runtime = 10 }, { submit = 1, size = 2, runtime = 10 }, { submit = 2, size = 4, runtime = 5 }",
         "fcfs",
     );
-    let mut s = Session::with_builder(sc, 1, false, wrong).unwrap();
+    let mut s =
+        Session::with_builder(sc, 1, false, schedscope::sched::Policies::of(wrong)).unwrap();
     let mut refusals = Vec::new();
     loop {
         let before = s.engine().counters().refused;

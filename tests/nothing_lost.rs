@@ -13,6 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
+use schedscope::policy::Catalogued;
 use schedscope::policy::catalog;
 use schedscope::scenario::Scenario;
 use schedscope::workload::estimates::{EstimateModel, EstimateSource};
@@ -131,7 +132,7 @@ fn run_one(path: &std::path::Path, scenario: &Scenario, seed: u64, tally: &mut T
     }
     let span = workload.last().map_or(0.0, |j| j.submit.as_secs_f64());
     let mut engine = scenario
-        .build_engine_of(seed, Some(JOBS), schedscope::policy::build)
+        .build_engine_of(seed, Some(JOBS), schedscope::policy::CATALOG)
         .expect("engine");
     // A timeline of its own for every scenario, policy and seed.
     let mut rng = ChaCha8Rng::seed_from_u64(who.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
@@ -324,7 +325,7 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
         Box::new(jobs.into_iter()),
         &PolicySpec::fcfs(),
         EngineConfig::default(),
-        build,
+        schedscope::sched::Policies::of(build),
     )
     .unwrap();
     e.step_until(SimTime::from_secs(2));

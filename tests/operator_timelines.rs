@@ -11,6 +11,7 @@
 use proptest::prelude::*;
 use schedscope::engine::{Command, Engine, EngineConfig, InjectJob};
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
+use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::PlacementName;
 use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};

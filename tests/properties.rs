@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
+use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::fjt;
 use schedscope::policy::placement::PlacementName;

@@ -139,7 +139,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
         Box::new(specs.into_iter()),
         &PolicySpec::default(),
         EngineConfig::default(),
-        build,
+        schedscope::sched::Policies::of(build),
     )
     .unwrap();
     let mut refusals = Vec::new();

@@ -1,6 +1,7 @@
 //! Progress on a terminal's standard error while runs go on.
 
 use super::*;
+use crate::policy::Catalogued;
 
 /// Runs with a progress bar on stderr once the run takes longer than a
 /// moment (never when stderr is not a terminal).

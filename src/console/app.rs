@@ -630,6 +630,7 @@ pub fn find_job(snap: &Snapshot, id: u64) -> Option<JobInfo> {
 mod tests {
     use super::*;
     use crate::engine::InjectJob;
+    use crate::policy::Catalogued;
     use crate::policy::backfill::BackfillOrder;
     use crate::policy::placement::PlacementName;
     use crate::policy::{MaxJumps, PolicyName, PolicySpec};

@@ -81,7 +81,7 @@ pub struct Session {
     twin: Option<Box<Session>>,
     /// Where policies come from (schedscope's catalog unless a program
     /// brings its own).
-    build: crate::sched::PolicyBuilder,
+    policies: crate::sched::Policies,
     /// The queue rows snapshots carry (see [`Request::View`]).
     window: QueueWindow,
     /// The job whose detail the console shows.
@@ -92,7 +92,7 @@ impl Session {
     /// A session on `scenario` seeded with `seed`; with `endless`, a
     /// generated workload never runs out.
     pub fn new(scenario: Scenario, seed: u64, endless: bool) -> Result<Session, ScenarioError> {
-        Session::with_builder(scenario, seed, endless, crate::policy::build)
+        Session::with_builder(scenario, seed, endless, crate::policy::CATALOG)
     }
 
     /// A session whose policies come from `build` (a policy of one's own;
@@ -101,9 +101,9 @@ impl Session {
         scenario: Scenario,
         seed: u64,
         endless: bool,
-        build: crate::sched::PolicyBuilder,
+        policies: crate::sched::Policies,
     ) -> Result<Session, ScenarioError> {
-        let mut engine = scenario.build_engine_with(seed, endless, build)?;
+        let mut engine = scenario.build_engine_with(seed, endless, policies)?;
         let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
@@ -125,7 +125,7 @@ impl Session {
             version: 0,
             events_per_sec: 0.0,
             twin: None,
-            build,
+            policies,
             window: DEFAULT_WINDOW,
             watched: None,
         })
@@ -399,7 +399,7 @@ impl Session {
                 };
                 match self
                     .scenario
-                    .build_engine_with(seed, self.endless, self.build)
+                    .build_engine_with(seed, self.endless, self.policies)
                 {
                     Ok(mut engine) => {
                         start_at_first_event(&mut engine);

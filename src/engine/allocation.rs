@@ -123,7 +123,7 @@ impl Engine {
     /// kept for the console's message line. The run goes on.
     pub(super) fn refuse(&mut self, r: Refusal) {
         self.counters.refused += 1;
-        tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy.spec().label(), "decision refused: {r}");
+        tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy_label(), "decision refused: {r}");
         self.last_refusal = Some((self.now, r));
     }
 

@@ -188,11 +188,12 @@ impl Engine {
     pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
         let outcome = match command {
             Command::SetPolicy { policy } => {
+                let label = self.label_of(policy);
                 let unsupported = |reason| CommandError::PolicyUnsupported {
-                    policy: policy.label(),
+                    policy: label.clone(),
                     reason,
                 };
-                let p = (self.build)(policy, &self.platform).map_err(unsupported)?;
+                let p = (self.policies.build)(policy, &self.platform).map_err(unsupported)?;
                 // Every job waiting must be one the new policy can run.
                 let mut waiting: Vec<&JobView> = self
                     .jobs
@@ -211,7 +212,7 @@ impl Engine {
                 }
                 self.policy = p;
                 CommandOutcome {
-                    message: format!("policy is now {}", policy.label()),
+                    message: format!("policy is now {label}"),
                 }
             }
             Command::InjectJobs { jobs } => {
@@ -250,7 +251,7 @@ impl Engine {
                     }
                     message.push_str(&format!(
                         "rejected by {}: {}",
-                        self.policy.spec().label(),
+                        self.policy_label(),
                         rejected.join("; ")
                     ));
                 }

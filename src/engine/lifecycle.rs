@@ -86,7 +86,7 @@ impl Engine {
                 submit: job.submit,
                 at: self.now,
                 injected: job.injected,
-                policy: self.policy.spec().label(),
+                policy: self.policy_label(),
                 reason,
             });
         }

@@ -31,7 +31,7 @@ use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime}
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
-    Policy, PolicyBuilder, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
+    Policies, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
 use serde::{Deserialize, Serialize};
 use slab::Slab;
@@ -219,7 +219,7 @@ pub struct Engine {
     jobs: Slab<JobView>,
     /// What policies must not see of each job, by slot.
     hidden: Vec<Hidden>,
-    build: PolicyBuilder,
+    policies: Policies,
     queue: queue::ArrivalQueue,
     running: Vec<JobKey>,
     clusters: Vec<ClusterState>,
@@ -283,15 +283,16 @@ pub struct Engine {
 
 impl Engine {
     /// An engine on `platform` running the jobs of `source` under the
-    /// policy `spec`, built (then and on every policy switch) by `build`.
+    /// policy `spec`, built (then and on every policy switch) from
+    /// `policies`.
     pub fn with_builder(
         platform: Platform,
         mut source: Box<dyn JobSource>,
         spec: &PolicySpec,
         config: EngineConfig,
-        build: PolicyBuilder,
+        policies: Policies,
     ) -> Result<Engine, String> {
-        let policy = build(spec, &platform)?;
+        let policy = (policies.build)(spec, &platform)?;
         let clusters = platform
             .clusters
             .iter()
@@ -312,7 +313,7 @@ impl Engine {
             events,
             jobs: Slab::new(),
             hidden: Vec::new(),
-            build,
+            policies,
             queue: queue::ArrivalQueue::default(),
             running: Vec::new(),
             clusters,
@@ -739,3 +740,15 @@ impl Engine {
 
 #[cfg(test)]
 mod tests;
+
+impl Engine {
+    /// The label of `spec`, as the engine's policies name it.
+    pub(crate) fn label_of(&self, spec: &PolicySpec) -> String {
+        (self.policies.label)(spec)
+    }
+
+    /// The label of the policy in force.
+    pub fn policy_label(&self) -> String {
+        self.label_of(self.policy.spec())
+    }
+}

@@ -170,12 +170,12 @@ fn engine_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> Engine 
         Box::new(jobs.into_iter()),
         &spec,
         EngineConfig::default(),
-        |spec, _| {
+        crate::sched::Policies::of(|spec, _| {
             Ok(Box::new(Scripted {
                 spec: spec.clone(),
                 script: Vec::new(),
             }))
-        },
+        }),
     )
     .unwrap();
     e.policy = Box::new(Scripted { spec, script });

@@ -432,7 +432,7 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
         now: e.now,
         counters: e.counters,
         policy: e.policy.spec().clone(),
-        policy_label: e.policy.spec().label(),
+        policy_label: e.policy_label(),
         policy_state: e.policy_state(),
         estimates: e.estimator.model().to_string(),
         estimate_model: e.estimator.model().clone(),

@@ -858,7 +858,7 @@ mod protocol {
             Box::new(jobs.into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig::default(),
-            faulty,
+            crate::sched::Policies::of(faulty),
         )
         .unwrap();
         e.run();
@@ -938,13 +938,13 @@ mod protocol {
             Box::new(jobs.into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig::default(),
-            |spec, _p| {
+            crate::sched::Policies::of(|spec, _p| {
                 Ok(Box::new(Clumsy {
                     spec: spec.clone(),
                     wrong: |id| if id == 1 { 4 } else { 1 },
                     tries: Default::default(),
                 }))
-            },
+            }),
         )
         .unwrap();
         e.run();
@@ -1027,7 +1027,7 @@ mod flexible_split {
             Box::new(vec![job].into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig::default(),
-            build,
+            crate::sched::Policies::of(build),
         )
         .unwrap();
         e.step();
@@ -1291,7 +1291,7 @@ mod restless {
                 estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
                 ..EngineConfig::default()
             },
-            build,
+            crate::sched::Policies::of(build),
         )
         .unwrap()
     }
@@ -1357,7 +1357,7 @@ mod restless {
                     estimates,
                     ..EngineConfig::default()
                 },
-                hesitant,
+                crate::sched::Policies::of(hesitant),
             )
             .unwrap();
             e.run();
@@ -1430,12 +1430,12 @@ mod restless {
                 estimates: EstimateModel::exact().with_overrun(OnOverrun::Requeue),
                 ..EngineConfig::default()
             },
-            |spec, _p| {
+            crate::sched::Policies::of(|spec, _p| {
                 Ok(Box::new(OneAtATime {
                     spec: spec.clone(),
                     from: SimTime::from_secs(FROM),
                 }))
-            },
+            }),
         )
         .unwrap();
         let mut steps = 0;
@@ -1532,7 +1532,7 @@ mod restless {
             Box::new(jobs.into_iter()),
             &PolicySpec::fcfs(),
             EngineConfig::default(),
-            recorder,
+            crate::sched::Policies::of(recorder),
         )
         .unwrap();
         e.run();

@@ -8,9 +8,15 @@ use crate::model::SimTime;
 pub use crate::sched::BackfillOrder;
 use crate::sched::{Abort, BackfillView, JobKey, JobView};
 
-impl BackfillOrder {
+/// A backfilling order at work: the protocol names the orders, the
+/// policies sort by them.
+pub trait SortQueue {
     /// Sorts queue positions into this order (stable: arrival breaks ties).
-    pub fn sort(self, view: &SystemView<'_>, positions: &mut [usize]) {
+    fn sort(self, view: &SystemView<'_>, positions: &mut [usize]);
+}
+
+impl SortQueue for BackfillOrder {
+    fn sort(self, view: &SystemView<'_>, positions: &mut [usize]) {
         let job = |i: usize| view.job(view.queue[i]);
         match self {
             BackfillOrder::Arrival => {}

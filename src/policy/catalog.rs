@@ -6,6 +6,7 @@
 use super::coalloc::{CoAlloc, Strategy};
 use super::{Policy, ar, conservative, easy, fjt, fpfs, grid, pinned};
 use crate::model::{Platform, SimTime};
+use crate::policy::BuildPlacement;
 use crate::sched::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PolicyBuilder, PolicyName, PolicySpec,
 };
@@ -693,30 +694,41 @@ pub fn describe() -> String {
     out
 }
 
-impl PolicySpec {
+/// What the catalog knows of a spec: its label and how to build it.
+pub trait Catalogued {
     /// A short human label, e.g. `FPFS(maxJumps 10) + worst fit`; its own
     /// parameters follow in brackets when set.
-    pub fn label(&self) -> String {
-        let Some(entry) = find(self.name) else {
-            return self.name.as_str().to_string();
-        };
-        let mut label = (entry.label)(self);
-        if !self.params.is_empty() {
-            let set: Vec<String> = self
-                .params
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            label.push_str(&format!(" [{}]", set.join(", ")));
-        }
-        label
+    fn label(&self) -> String;
+    /// Builds the policy, or says why it cannot run on `platform`.
+    fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String>;
+}
+
+impl Catalogued for PolicySpec {
+    fn label(&self) -> String {
+        label(self)
     }
 
-    /// Builds the policy, or says why it cannot run on `platform`.
-    pub fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String> {
+    fn build(&self, platform: &Platform) -> Result<Box<dyn Policy>, String> {
         let entry = check(self)?;
         (entry.build)(self, platform)
     }
+}
+
+/// [`Catalogued::label`].
+pub fn label(spec: &PolicySpec) -> String {
+    let Some(entry) = find(spec.name) else {
+        return spec.name.as_str().to_string();
+    };
+    let mut label = (entry.label)(spec);
+    if !spec.params.is_empty() {
+        let set: Vec<String> = spec
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        label.push_str(&format!(" [{}]", set.join(", ")));
+    }
+    label
 }
 
 #[cfg(test)]

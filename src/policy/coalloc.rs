@@ -29,6 +29,7 @@ use super::package_mip::{self, PackageJob, most_powerful};
 use super::package_view::PackageView;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{Platform, SimTime};
+use crate::policy::BuildPlacement;
 use crate::sched::Assignment;
 use crate::sched::slowdown;
 

@@ -36,6 +36,7 @@ use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::policy::SortQueue;
 use crate::sched::{BackfillView, JobKey};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

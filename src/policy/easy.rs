@@ -14,6 +14,7 @@ use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::policy::SortQueue;
 use crate::sched::{BackfillOrder, BackfillView, JobKey};
 
 pub struct Easy {

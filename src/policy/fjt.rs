@@ -48,6 +48,7 @@
 use super::placement::{Placement, PlacementName};
 use super::{JobKey, JobView, Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind};
 use crate::model::{Platform, SimTime};
+use crate::policy::BuildPlacement;
 use crate::policy::catalog;
 use crate::sched::rate::{expected_span, fold_rate, span};
 use crate::sched::{Abort, Assignment, BackfillView, Decision, Resize, SystemView};

@@ -30,8 +30,18 @@ pub use crate::sched::{
     PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
 };
 
+pub use backfill::SortQueue;
+pub use catalog::Catalogued;
+pub use placement::BuildPlacement;
+
 /// Builds the policy `spec` names for `platform`, or says why it cannot run
-/// there: the builder the engine is given.
+/// there.
 pub fn build(spec: &PolicySpec, platform: &Platform) -> Result<Box<dyn Policy>, String> {
     spec.build(platform)
 }
+
+/// Every policy of the catalog, as the engine is given them.
+pub const CATALOG: crate::sched::Policies = crate::sched::Policies {
+    build,
+    label: catalog::label,
+};

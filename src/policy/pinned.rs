@@ -32,6 +32,7 @@
 use super::backfill::{self, expected_end, expected_span};
 use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::policy::{BuildPlacement, SortQueue};
 use crate::sched::{BackfillView, JobKey};
 
 /// Which processors are free now: running jobs hold theirs.

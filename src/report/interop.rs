@@ -4,6 +4,7 @@
 //! for replication N after it).
 
 use super::{batsim, swf_out};
+use crate::policy::Catalogued;
 use crate::runner::RunResult;
 use crate::scenario::Scenario;
 use std::io::Write;

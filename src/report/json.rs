@@ -2,6 +2,7 @@
 //! `scenarios/README.md`; `schema_version` changes when it does.
 
 use crate::metrics::{Grouping, Replicated};
+use crate::policy::Catalogued;
 use crate::runner::{ReplicatedRow, RunResult};
 use crate::scenario::Scenario;
 use serde_json::{Map, Value, json};

@@ -1,6 +1,7 @@
 //! Plain-text tables for the terminal.
 
 use crate::metrics::{Grouping, Replicated};
+use crate::policy::Catalogued;
 use crate::runner::{ReplicatedSummary, RunResult};
 use crate::scenario::Scenario;
 use std::fmt::Write;

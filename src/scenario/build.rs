@@ -10,6 +10,7 @@ use super::{Scenario, ScenarioError};
 use crate::engine::{Command, Engine, EngineConfig};
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobSpec, Platform, SimTime};
+use crate::policy::Catalogued;
 use crate::workload::graphs::{GraphPace, GraphStreamParams};
 use std::sync::Arc;
 use toml::Spanned;
@@ -445,7 +446,7 @@ impl Scenario {
     /// An engine for one run seeded with `seed`. With `endless`, a generated
     /// workload never runs out (the console's mode).
     pub fn build_engine(&self, seed: u64, endless: bool) -> Result<Engine, ScenarioError> {
-        self.build_engine_with(seed, endless, crate::policy::build)
+        self.build_engine_with(seed, endless, crate::policy::CATALOG)
     }
 
     /// [`Scenario::build_engine`] with policies from `build` instead of
@@ -456,7 +457,7 @@ impl Scenario {
         &self,
         seed: u64,
         endless: bool,
-        build: crate::sched::PolicyBuilder,
+        policies: crate::sched::Policies,
     ) -> Result<Engine, ScenarioError> {
         let f = &self.file;
         let count = if endless || f.run.completions.is_some() {
@@ -464,7 +465,7 @@ impl Scenario {
         } else {
             Some(f.run.jobs.0 as u64)
         };
-        self.build_engine_of(seed, count, build)
+        self.build_engine_of(seed, count, policies)
     }
 
     /// [`Scenario::build_engine_with`] on the first `count` jobs of the
@@ -474,7 +475,7 @@ impl Scenario {
         &self,
         seed: u64,
         count: Option<u64>,
-        build: crate::sched::PolicyBuilder,
+        policies: crate::sched::Policies,
     ) -> Result<Engine, ScenarioError> {
         let f = &self.file;
         let source = self.job_source(seed, count)?;
@@ -488,7 +489,7 @@ impl Scenario {
                 estimates: f.estimates.clone(),
                 splitter,
             },
-            build,
+            policies,
         )
         .map_err(|m| self.invalid(m))?;
         for entry in &f.timeline {

@@ -491,6 +491,40 @@ pub fn admits_widths(job: &JobView, platform: &Platform) -> Result<(), String> {
 /// there: how the engine gets a policy without knowing any.
 pub type PolicyBuilder = fn(&PolicySpec, &Platform) -> Result<Box<dyn Policy>, String>;
 
+/// How the engine gets its policies without knowing any: it builds one
+/// from a spec (or learns why it cannot run there) and names a spec in
+/// what it says. schedscope's catalog is one (`policy::CATALOG`).
+#[derive(Clone, Copy)]
+pub struct Policies {
+    pub build: PolicyBuilder,
+    pub label: fn(&PolicySpec) -> String,
+}
+
+impl Policies {
+    /// The policies `build` builds, named plainly ([`plain_label`]).
+    pub fn of(build: PolicyBuilder) -> Policies {
+        Policies {
+            build,
+            label: plain_label,
+        }
+    }
+}
+
+/// A spec's name with its own parameters in brackets when set:
+/// `fjt1-bfa [window "all-backfilled"]`.
+pub fn plain_label(spec: &PolicySpec) -> String {
+    let mut label = spec.name.as_str().to_string();
+    if !spec.params.is_empty() {
+        let set: Vec<String> = spec
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        label.push_str(&format!(" [{}]", set.join(", ")));
+    }
+    label
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::BuildPlacement;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Placement, PlacementName};
 use schedscope::policy::{PolicyName, PolicySpec};

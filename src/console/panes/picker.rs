@@ -3,6 +3,7 @@
 
 use super::{Ctx, centered};
 use crate::console::picker::PickerState;
+use crate::policy::Catalogued;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;

@@ -22,8 +22,14 @@ pub trait Placement: Send + Sync {
     fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment>;
 }
 
-impl PlacementName {
-    pub fn build(self) -> Box<dyn Placement> {
+/// A placement rule at work: the protocol names the rules, the policies
+/// place by them.
+pub trait BuildPlacement {
+    fn build(self) -> Box<dyn Placement>;
+}
+
+impl BuildPlacement for PlacementName {
+    fn build(self) -> Box<dyn Placement> {
         match self {
             PlacementName::WorstFit => Box::new(WorstFit),
             PlacementName::BestFit => Box::new(BestFit),
