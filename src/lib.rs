@@ -11,7 +11,6 @@ pub mod policy;
 pub mod report;
 pub mod runner;
 pub mod scenario;
-pub mod sched;
 pub mod simulation;
 pub mod sweep;
 pub mod workload;
@@ -19,3 +18,6 @@ pub mod workload;
 // The domain is a crate of its own (`crates/model`), below every other
 // layer; its modules keep their paths here.
 pub use schedscope_model::{model, taskgraph};
+// So is the protocol between the engine and the policies
+// (`crates/protocol`).
+pub use schedscope_protocol::sched;
