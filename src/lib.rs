@@ -7,7 +7,6 @@ pub mod engine;
 pub mod grid_study;
 pub mod metrics;
 pub mod plot;
-pub mod policy;
 pub mod report;
 pub mod runner;
 pub mod scenario;
@@ -21,3 +20,5 @@ pub use schedscope_model::{model, taskgraph};
 // So is the protocol between the engine and the policies
 // (`crates/protocol`).
 pub use schedscope_protocol::sched;
+// And the policies with their catalog (`crates/policies`).
+pub use schedscope_policies::policy;
