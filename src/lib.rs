@@ -12,7 +12,6 @@ pub mod runner;
 pub mod scenario;
 pub mod simulation;
 pub mod sweep;
-pub mod workload;
 
 // The domain is a crate of its own (`crates/model`), below every other
 // layer; its modules keep their paths here.
@@ -22,3 +21,5 @@ pub use schedscope_model::{model, taskgraph};
 pub use schedscope_protocol::sched;
 // And the policies with their catalog (`crates/policies`).
 pub use schedscope_policies::policy;
+// And the workloads (`crates/workloads`).
+pub use schedscope_workloads::workload;
