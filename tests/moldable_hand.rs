@@ -70,6 +70,12 @@ struct Run {
 }
 
 fn figure_one_engine(name: PolicyName, window: WindowRule, more: Vec<JobSpec>) -> Engine {
+    engine_on_eight(name, window, figure_one().into_iter().chain(more).collect())
+}
+
+/// An engine on the paper's machine of 8 processors running `jobs` under
+/// `name` (long jobs from 6 processes; `window` where the policy reads it).
+fn engine_on_eight(name: PolicyName, window: WindowRule, jobs: Vec<JobSpec>) -> Engine {
     let mut policy = PolicySpec {
         name,
         ..PolicySpec::default()
@@ -93,7 +99,7 @@ fn figure_one_engine(name: PolicyName, window: WindowRule, more: Vec<JobSpec>) -
     };
     Engine::new(
         platform,
-        Box::new(figure_one().into_iter().chain(more)),
+        Box::new(jobs.into_iter()),
         &policy,
         EngineConfig::default(),
     )
@@ -508,29 +514,7 @@ fn the_policy_says_when_the_papers_window_has_expired() {
             JobSpec::rigid(2, SimTime::ZERO, 8, SimTime::from_secs(10)),
             job(3, &short, 80, 40),
         ];
-        let mut policy = PolicySpec {
-            name: fjt::FJT1_BFM,
-            ..PolicySpec::default()
-        };
-        policy
-            .params
-            .insert("window".into(), ParamValue::Text(window.as_str().into()));
-        let platform = Platform {
-            clusters: vec![Cluster {
-                name: "m".into(),
-                processors: 8,
-                speed: 1.0,
-            }],
-            split_overhead: 0.0,
-            network: None,
-        };
-        let mut e = Engine::new(
-            platform,
-            Box::new(jobs.into_iter()),
-            &policy,
-            EngineConfig::default(),
-        )
-        .unwrap();
+        let mut e = engine_on_eight(fjt::FJT1_BFM, window, jobs);
         let mut said = Vec::new();
         while let Some(t) = e.step() {
             let s = e.snapshot();

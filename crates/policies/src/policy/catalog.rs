@@ -719,16 +719,11 @@ pub fn label(spec: &PolicySpec) -> String {
     let Some(entry) = find(spec.name) else {
         return spec.name.as_str().to_string();
     };
-    let mut label = (entry.label)(spec);
-    if !spec.params.is_empty() {
-        let set: Vec<String> = spec
-            .params
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        label.push_str(&format!(" [{}]", set.join(", ")));
-    }
-    label
+    format!(
+        "{}{}",
+        (entry.label)(spec),
+        crate::sched::params_suffix(spec)
+    )
 }
 
 #[cfg(test)]

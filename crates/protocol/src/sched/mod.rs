@@ -513,16 +513,21 @@ impl Policies {
 /// A spec's name with its own parameters in brackets when set:
 /// `fjt1-bfa [window "all-backfilled"]`.
 pub fn plain_label(spec: &PolicySpec) -> String {
-    let mut label = spec.name.as_str().to_string();
-    if !spec.params.is_empty() {
-        let set: Vec<String> = spec
-            .params
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        label.push_str(&format!(" [{}]", set.join(", ")));
+    format!("{}{}", spec.name, params_suffix(spec))
+}
+
+/// A spec's own parameters as a label ends with them, ` [window
+/// "all-backfilled"]`; nothing when it has none.
+pub fn params_suffix(spec: &PolicySpec) -> String {
+    if spec.params.is_empty() {
+        return String::new();
     }
-    label
+    let set: Vec<String> = spec
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    format!(" [{}]", set.join(", "))
 }
 
 #[cfg(test)]
