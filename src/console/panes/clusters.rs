@@ -177,132 +177,177 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let block = ctx.block(title(per, area.width as usize), Some(Pane::Clusters));
     let inner = block.inner(area);
     block.render(area, buf);
-    let injected: HashSet<u64> = snap
-        .engine
-        .running
-        .iter()
-        .filter(|r| r.injected)
-        .map(|r| r.id)
-        .collect();
-    // A folded job's cells show its fold f (processes per processor).
-    let folded: std::collections::HashMap<u64, u32> = snap
-        .engine
-        .running
-        .iter()
-        .filter(|r| r.fold > 1)
-        .map(|r| (r.id, r.fold))
-        .collect();
+    let marks = Marks::of(snap);
     let mut lines = Vec::new();
     let mut any_reserved = false;
     for (ci, c) in clusters.iter().enumerate() {
         let reserved = at_now(snap, ci as ClusterIdx);
         any_reserved |= !reserved.is_empty();
-        let mut spans = vec![
-            Span::raw(format!(
-                "{:>w$}",
-                truncate(&c.name, frame.name_w),
-                w = frame.name_w
-            )),
-            Span::styled(" ▕", ctx.dim()),
-        ];
-        for d in gather(c, per, &reserved) {
-            if let Some(now) = d.reserved {
-                spans.push(match now {
-                    Now::Graph(id) => Span::styled(RES_GRAPH, ctx.job(id)),
-                    Now::Backfill(id) => Span::styled(RES_BACKFILL, ctx.job(id)),
-                    Now::Idle => Span::styled(RES_IDLE, ctx.fg(Color::Cyan)),
-                });
-                continue;
-            }
-            match d.job {
-                Some(id) if d.busy > 0 => {
-                    if let Some(f) = folded.get(&id) {
-                        spans.push(Span::styled(fold_glyph(*f), ctx.job(id)));
-                        continue;
-                    }
-                    let glyph = if injected.contains(&id) {
-                        INJECTED
-                    } else if d.busy < d.size {
-                        PART
-                    } else {
-                        BUSY
-                    };
-                    spans.push(Span::styled(glyph, ctx.job(id)));
-                }
-                _ => spans.push(Span::styled(FREE, ctx.dim())),
-            }
-        }
-        spans.push(Span::styled("▏", ctx.dim()));
-        let free_style = if c.free == 0 { ctx.dim() } else { ctx.good() };
-        spans.push(Span::styled(
-            format!(
-                " {:>w$} free",
-                fit_int(c.free as u64, FREE_W),
-                w = frame.free_w
-            ),
-            free_style,
-        ));
-        if frame.gamma {
-            spans.push(Span::raw(format!(" Γ{:.2}", c.speed)));
-        } else if frame.speeds {
-            spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
-        }
-        lines.push(Line::from(spans));
+        lines.push(cluster_row(c, &reserved, &frame, per, &marks, ctx));
     }
     if (inner.height as usize) > clusters.len() {
-        let mut items: Vec<String> = if per == 1 {
-            vec![
-                format!("{BUSY} colour = job"),
-                format!("{FREE} free"),
-                format!("{INJECTED} injected"),
-            ]
-        } else {
-            vec![
-                format!("{BUSY} busy"),
-                format!("{PART} partly"),
-                format!("{FREE} free"),
-                format!("{INJECTED} injected"),
-            ]
-        };
-        if let Some(f) = folded.values().max() {
-            items.push(format!("{} folded ×f", fold_glyph(*f)));
-        }
-        if any_reserved {
-            items.extend([
-                format!("{RES_GRAPH} graph"),
-                format!("{RES_BACKFILL} backfilled"),
-                format!("{RES_IDLE} reserved"),
-            ]);
-        }
-        // Two spaces between items where they fit, else one; more lines
-        // where the rows allow.
-        let width = inner.width as usize;
         let room = (inner.height as usize) - clusters.len();
-        let wide = items.join("  ");
-        if wide.chars().count() <= width {
-            lines.push(Line::styled(wide, ctx.dim()));
-        } else if !any_reserved {
-            lines.push(Line::styled(items.join(" "), ctx.dim()));
-        } else {
-            let mut line = String::new();
-            let mut legend = Vec::new();
-            for it in &items {
-                let n = line.chars().count();
-                if n > 0 && n + 1 + it.chars().count() > width {
-                    legend.push(std::mem::take(&mut line));
-                }
-                if !line.is_empty() {
-                    line.push(' ');
-                }
-                line.push_str(it);
-            }
-            legend.push(line);
-            for l in legend.into_iter().take(room) {
-                lines.push(Line::styled(l, ctx.dim()));
-            }
-        }
+        let fold = marks.folded.values().max().copied();
+        lines.extend(legend(
+            per,
+            fold,
+            any_reserved,
+            inner.width as usize,
+            room,
+            ctx,
+        ));
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
+}
+
+/// The running jobs drawn apart: injected ones, and folded ones with
+/// their fold f (processes per processor).
+struct Marks {
+    injected: HashSet<u64>,
+    folded: std::collections::HashMap<u64, u32>,
+}
+
+impl Marks {
+    fn of(snap: &Snapshot) -> Marks {
+        let running = &snap.engine.running;
+        Marks {
+            injected: running
+                .iter()
+                .filter(|r| r.injected)
+                .map(|r| r.id)
+                .collect(),
+            folded: running
+                .iter()
+                .filter(|r| r.fold > 1)
+                .map(|r| (r.id, r.fold))
+                .collect(),
+        }
+    }
+}
+
+/// One cluster's row: its name, a cell per `per` processors (reserved
+/// ones by what they do now), its free count and its speed.
+fn cluster_row(
+    c: &ClusterView,
+    reserved: &[(u32, Now)],
+    frame: &Frame,
+    per: u64,
+    marks: &Marks,
+    ctx: &Ctx,
+) -> Line<'static> {
+    let mut spans = vec![
+        Span::raw(format!(
+            "{:>w$}",
+            truncate(&c.name, frame.name_w),
+            w = frame.name_w
+        )),
+        Span::styled(" ▕", ctx.dim()),
+    ];
+    for d in gather(c, per, reserved) {
+        if let Some(now) = d.reserved {
+            spans.push(match now {
+                Now::Graph(id) => Span::styled(RES_GRAPH, ctx.job(id)),
+                Now::Backfill(id) => Span::styled(RES_BACKFILL, ctx.job(id)),
+                Now::Idle => Span::styled(RES_IDLE, ctx.fg(Color::Cyan)),
+            });
+            continue;
+        }
+        match d.job {
+            Some(id) if d.busy > 0 => {
+                if let Some(f) = marks.folded.get(&id) {
+                    spans.push(Span::styled(fold_glyph(*f), ctx.job(id)));
+                    continue;
+                }
+                let glyph = if marks.injected.contains(&id) {
+                    INJECTED
+                } else if d.busy < d.size {
+                    PART
+                } else {
+                    BUSY
+                };
+                spans.push(Span::styled(glyph, ctx.job(id)));
+            }
+            _ => spans.push(Span::styled(FREE, ctx.dim())),
+        }
+    }
+    spans.push(Span::styled("▏", ctx.dim()));
+    let free_style = if c.free == 0 { ctx.dim() } else { ctx.good() };
+    spans.push(Span::styled(
+        format!(
+            " {:>w$} free",
+            fit_int(c.free as u64, FREE_W),
+            w = frame.free_w
+        ),
+        free_style,
+    ));
+    if frame.gamma {
+        spans.push(Span::raw(format!(" Γ{:.2}", c.speed)));
+    } else if frame.speeds {
+        spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
+    }
+    Line::from(spans)
+}
+
+/// What the glyphs mean, in `room` rows of `width` at most: two spaces
+/// between items where they fit, else one; more lines where the rows
+/// allow.
+fn legend(
+    per: u64,
+    fold: Option<u32>,
+    any_reserved: bool,
+    width: usize,
+    room: usize,
+    ctx: &Ctx,
+) -> Vec<Line<'static>> {
+    let mut items: Vec<String> = if per == 1 {
+        vec![
+            format!("{BUSY} colour = job"),
+            format!("{FREE} free"),
+            format!("{INJECTED} injected"),
+        ]
+    } else {
+        vec![
+            format!("{BUSY} busy"),
+            format!("{PART} partly"),
+            format!("{FREE} free"),
+            format!("{INJECTED} injected"),
+        ]
+    };
+    if let Some(f) = fold {
+        items.push(format!("{} folded ×f", fold_glyph(f)));
+    }
+    if any_reserved {
+        items.extend([
+            format!("{RES_GRAPH} graph"),
+            format!("{RES_BACKFILL} backfilled"),
+            format!("{RES_IDLE} reserved"),
+        ]);
+    }
+    let wide = items.join("  ");
+    if wide.chars().count() <= width {
+        return vec![Line::styled(wide, ctx.dim())];
+    }
+    if !any_reserved {
+        return vec![Line::styled(items.join(" "), ctx.dim())];
+    }
+    let mut line = String::new();
+    let mut legend = Vec::new();
+    for it in &items {
+        let n = line.chars().count();
+        if n > 0 && n + 1 + it.chars().count() > width {
+            legend.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(it);
+    }
+    legend.push(line);
+    legend
+        .into_iter()
+        .take(room)
+        .map(|l| Line::styled(l, ctx.dim()))
+        .collect()
 }
 
 /// The cell of a job folded `f` times: its fold as a digit (`+` past 9).
