@@ -4,6 +4,7 @@ use super::{Ctx, HEAD, INJECTED};
 use crate::console::app::Pane;
 use crate::console::format::{int, parts, short};
 use crate::console::snapshot::Snapshot;
+use crate::engine::QueueRow;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
@@ -35,7 +36,6 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     } else {
         0
     };
-    let now = e.now;
     // Columns as wide as the rows on screen need, so that a narrow pane
     // keeps the times.
     // Rows the snapshot carries (the console asks for those around the
@@ -61,46 +61,13 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .max()
         .unwrap_or(0)
         .max(4);
-    let rows = shown().map(|(i, q)| {
-        let mark = if i == 0 {
-            Span::styled(HEAD, ctx.head())
-        } else if q.injected {
-            Span::styled(INJECTED, ctx.job(q.id))
-        } else {
-            Span::raw(" ")
-        };
-        let id = if q.injected && i == 0 {
-            format!("{INJECTED}{}", q.id)
-        } else {
-            q.id.to_string()
-        };
-        let own = if planned {
-            q.planned_start
-                .map(|s| format!("+{}", short((s - now).as_secs_f64())))
-                .unwrap_or_else(|| "–".into())
-        } else if i == 0 {
-            e.policy_state.panel.head_note.clone().unwrap_or_default()
-        } else {
-            String::new()
-        };
-        let mut style = Style::new();
-        if i == 0 {
-            style = ctx.head();
-        }
-        if i == selected && ctx.focus == Pane::Queue {
-            style = style.add_modifier(Modifier::REVERSED);
-        }
-        Row::new(vec![
-            Cell::from(mark),
-            Cell::from(Span::styled(id, ctx.job(q.id))),
-            Cell::from(q.size.to_string()),
-            Cell::from(parts(&q.components)),
-            Cell::from(own),
-            Cell::from(short((now - q.submit).as_secs_f64())),
-            Cell::from(short(q.estimate.as_secs_f64())),
-        ])
-        .style(style)
-    });
+    let row = RowContext {
+        snap,
+        ctx,
+        planned,
+        selected,
+    };
+    let rows = shown().map(|(i, q)| row.of(i, q));
     // The policy's column comes before the times so that it survives a
     // narrow pane.
     let header = Row::new(vec![
@@ -117,6 +84,62 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .header(header)
         .column_spacing(1)
         .render(inner, buf);
+}
+
+/// What a queue row is drawn with.
+struct RowContext<'a> {
+    snap: &'a Snapshot,
+    ctx: &'a Ctx,
+    /// Planned starts in the policy's column (under backfilling).
+    planned: bool,
+    selected: usize,
+}
+
+impl RowContext<'_> {
+    /// The row of the job `q`, `i`th in the queue: its mark, id, size,
+    /// parts, the policy's column, how long it waited and its estimate.
+    fn of(&self, i: usize, q: &QueueRow) -> Row<'static> {
+        let (e, ctx) = (&self.snap.engine, self.ctx);
+        let now = e.now;
+        let mark = if i == 0 {
+            Span::styled(HEAD, ctx.head())
+        } else if q.injected {
+            Span::styled(INJECTED, ctx.job(q.id))
+        } else {
+            Span::raw(" ")
+        };
+        let id = if q.injected && i == 0 {
+            format!("{INJECTED}{}", q.id)
+        } else {
+            q.id.to_string()
+        };
+        let own = if self.planned {
+            q.planned_start
+                .map(|s| format!("+{}", short((s - now).as_secs_f64())))
+                .unwrap_or_else(|| "–".into())
+        } else if i == 0 {
+            e.policy_state.panel.head_note.clone().unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let mut style = Style::new();
+        if i == 0 {
+            style = ctx.head();
+        }
+        if i == self.selected && ctx.focus == Pane::Queue {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        Row::new(vec![
+            Cell::from(mark),
+            Cell::from(Span::styled(id, ctx.job(q.id))),
+            Cell::from(q.size.to_string()),
+            Cell::from(parts(&q.components)),
+            Cell::from(own),
+            Cell::from(short((now - q.submit).as_secs_f64())),
+            Cell::from(short(q.estimate.as_secs_f64())),
+        ])
+        .style(style)
+    }
 }
 
 #[cfg(test)]
