@@ -6,116 +6,25 @@ use super::{Ctx, INJECTED, centered};
 use crate::console::app::{DetailState, JobInfo};
 use crate::console::format::{parts, secs};
 use crate::console::snapshot::Snapshot;
+use crate::engine::{QueueRow, RunningRow};
 use crate::model::graph::GraphJob;
-use crate::model::{ClusterIdx, SimTime};
+use crate::model::{ClusterIdx, JobRecord, SimTime};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
-use std::sync::Arc;
 
 pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
-    let now = snap.engine.now;
-    let t = |x: SimTime| secs(x.as_secs_f64());
-    let names = |cs: &[ClusterIdx]| -> String {
-        cs.iter()
-            .map(|&c| {
-                snap.engine
-                    .clusters
-                    .get(c as usize)
-                    .map_or(c.to_string(), |v| v.name.clone())
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+    let (mut lines, injected, graph) = match &d.info {
+        JobInfo::Queued(q) => (queued(q, snap, ctx), q.injected, q.graph.clone()),
+        JobInfo::Running(r) => (running(r, snap, ctx), r.injected, r.graph.clone()),
+        JobInfo::Ended(r) => (ended(r, snap, ctx), r.injected, None),
+        JobInfo::Gone => (
+            vec![Line::raw("ended; its record has scrolled away")],
+            false,
+            None,
+        ),
     };
-    let mut lines: Vec<Line> = Vec::new();
-    let mut injected = false;
-    let mut graph: Option<Arc<GraphJob>> = None;
-    match &d.info {
-        JobInfo::Queued(q) => {
-            injected = q.injected;
-            lines.push(Line::styled("queued", ctx.head()));
-            lines.push(Line::raw(format!("submit     {}", t(q.submit))));
-            lines.push(Line::raw(format!("waited     {}", t(now - q.submit))));
-            lines.push(Line::raw(format!(
-                "size       {} = {}",
-                q.size,
-                parts(&q.components)
-            )));
-            lines.push(Line::raw(format!("estimate   {}", t(q.estimate))));
-            if let Some(p) = q.planned_start {
-                lines.push(Line::raw(format!("planned    {}", t(p))));
-            }
-            graph = q.graph.clone();
-        }
-        JobInfo::Running(r) => {
-            injected = r.injected;
-            lines.push(Line::styled("running", ctx.good()));
-            lines.push(Line::raw(format!("submit     {}", t(r.submit))));
-            lines.push(Line::raw(format!(
-                "start      {} (waited {})",
-                t(r.start),
-                t(r.start - r.submit)
-            )));
-            lines.push(Line::raw(format!(
-                "size       {} = {}",
-                r.size,
-                parts(&r.components)
-            )));
-            lines.push(Line::raw(format!("clusters   {}", names(&r.clusters))));
-            lines.push(Line::raw(format!(
-                "estimate   {} → ends by {}",
-                t(r.estimate),
-                t(r.estimated_end)
-            )));
-            if let Some(s) = &r.slowdown {
-                lines.push(Line::raw(format!(
-                    "slowdown   SP {:.2} · SC {:.2} · SD {:.2}",
-                    s.sp, s.sc, s.sd
-                )));
-            }
-            if r.slowdown.is_some() || r.rate != 1.0 {
-                lines.push(Line::raw(format!(
-                    "rate       {:.3} of dedicated speed",
-                    r.rate
-                )));
-            }
-            if r.expired {
-                lines.push(Line::styled(
-                    "! running past its estimate (expired window)",
-                    ctx.alert(),
-                ));
-            }
-            if r.jumped_ahead && r.graph.is_none() {
-                lines.push(Line::raw("started ahead of an earlier job"));
-            }
-            graph = r.graph.clone();
-        }
-        JobInfo::Ended(r) => {
-            injected = r.injected;
-            lines.push(Line::styled("ended", ctx.dim()));
-            lines.push(Line::raw(format!("submit     {}", t(r.submit))));
-            lines.push(Line::raw(format!(
-                "start      {} (waited {})",
-                t(r.start),
-                t(r.wait())
-            )));
-            lines.push(Line::raw(format!(
-                "end        {} (response {})",
-                t(r.end),
-                t(r.response())
-            )));
-            lines.push(Line::raw(format!(
-                "size       {} = {}",
-                r.size,
-                parts(&r.components)
-            )));
-            lines.push(Line::raw(format!("clusters   {}", names(&r.clusters))));
-            lines.push(Line::raw(format!("estimate   {}", t(r.estimate))));
-            lines.push(Line::raw(format!("actual     {}", t(r.elapsed()))));
-        }
-        JobInfo::Gone => lines.push(Line::raw("ended; its record has scrolled away")),
-    }
     let title = format!(
         " Job {}{} · n next event · Esc closes ",
         if injected { INJECTED } else { "" },
@@ -130,6 +39,107 @@ pub fn render(snap: &Snapshot, d: &DetailState, ctx: &Ctx, area: Rect, buf: &mut
     Paragraph::new(lines)
         .block(ctx.block(title, None))
         .render(rect, buf);
+}
+
+/// A time as the detail shows it.
+fn t(x: SimTime) -> String {
+    secs(x.as_secs_f64())
+}
+
+/// The names of clusters `cs`, joined.
+fn names(snap: &Snapshot, cs: &[ClusterIdx]) -> String {
+    cs.iter()
+        .map(|&c| {
+            snap.engine
+                .clusters
+                .get(c as usize)
+                .map_or(c.to_string(), |v| v.name.clone())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A queued job: when it came, how long it waited, its size and estimate,
+/// its planned start.
+fn queued(q: &QueueRow, snap: &Snapshot, ctx: &Ctx) -> Vec<Line<'static>> {
+    let now = snap.engine.now;
+    let mut lines = vec![
+        Line::styled("queued", ctx.head()),
+        Line::raw(format!("submit     {}", t(q.submit))),
+        Line::raw(format!("waited     {}", t(now - q.submit))),
+        Line::raw(format!("size       {} = {}", q.size, parts(&q.components))),
+        Line::raw(format!("estimate   {}", t(q.estimate))),
+    ];
+    if let Some(p) = q.planned_start {
+        lines.push(Line::raw(format!("planned    {}", t(p))));
+    }
+    lines
+}
+
+/// A running job: when it came and started, where it runs, when it is
+/// expected to end, how fast, and whether it was started ahead.
+fn running(r: &RunningRow, snap: &Snapshot, ctx: &Ctx) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::styled("running", ctx.good()),
+        Line::raw(format!("submit     {}", t(r.submit))),
+        Line::raw(format!(
+            "start      {} (waited {})",
+            t(r.start),
+            t(r.start - r.submit)
+        )),
+        Line::raw(format!("size       {} = {}", r.size, parts(&r.components))),
+        Line::raw(format!("clusters   {}", names(snap, &r.clusters))),
+        Line::raw(format!(
+            "estimate   {} → ends by {}",
+            t(r.estimate),
+            t(r.estimated_end)
+        )),
+    ];
+    if let Some(s) = &r.slowdown {
+        lines.push(Line::raw(format!(
+            "slowdown   SP {:.2} · SC {:.2} · SD {:.2}",
+            s.sp, s.sc, s.sd
+        )));
+    }
+    if r.slowdown.is_some() || r.rate != 1.0 {
+        lines.push(Line::raw(format!(
+            "rate       {:.3} of dedicated speed",
+            r.rate
+        )));
+    }
+    if r.expired {
+        lines.push(Line::styled(
+            "! running past its estimate (expired window)",
+            ctx.alert(),
+        ));
+    }
+    if r.jumped_ahead && r.graph.is_none() {
+        lines.push(Line::raw("started ahead of an earlier job"));
+    }
+    lines
+}
+
+/// An ended job: when it came, started and ended, where it ran, its
+/// estimate and how long it actually ran.
+fn ended(r: &JobRecord, snap: &Snapshot, ctx: &Ctx) -> Vec<Line<'static>> {
+    vec![
+        Line::styled("ended", ctx.dim()),
+        Line::raw(format!("submit     {}", t(r.submit))),
+        Line::raw(format!(
+            "start      {} (waited {})",
+            t(r.start),
+            t(r.wait())
+        )),
+        Line::raw(format!(
+            "end        {} (response {})",
+            t(r.end),
+            t(r.response())
+        )),
+        Line::raw(format!("size       {} = {}", r.size, parts(&r.components))),
+        Line::raw(format!("clusters   {}", names(snap, &r.clusters))),
+        Line::raw(format!("estimate   {}", t(r.estimate))),
+        Line::raw(format!("actual     {}", t(r.elapsed()))),
+    ]
 }
 
 /// The detail's width for a graph job (room for its Gantt chart).
