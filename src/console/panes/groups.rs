@@ -64,31 +64,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             },
             buf,
         );
-    let (excluded, warmup) = snap.warmup;
-    let lines: Vec<String> = if excluded < warmup {
-        vec![format!(
-            "warm-up: the first {} jobs are not measured ({} so far)",
-            int(warmup),
-            int(excluded)
-        )]
-    } else {
-        let mut first = format!("bounded slowdown {}", num1(s.mean_bounded_slowdown));
-        if s.killed > 0 {
-            first.push_str(&format!(" · killed {}", int(s.killed)));
-        }
-        if s.requeued > 0 {
-            first.push_str(&format!(" · requeued {}", int(s.requeued)));
-        }
-        vec![
-            first,
-            format!(
-                "{} started ahead wait {} s · in order {} s",
-                int(s.jumped_ahead),
-                num1(s.jumped_ahead_wait),
-                num1(s.in_order_wait)
-            ),
-        ]
-    };
+    let lines = notes(snap);
     for (k, line) in lines.into_iter().enumerate() {
         let y = table_h + k as u16;
         if y >= inner.height {
@@ -103,6 +79,37 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             buf,
         );
     }
+}
+
+/// The lines under the table: the warm-up while it lasts, then the
+/// bounded slowdown, kills and requeues, and the waits of jobs started
+/// ahead against those started in order.
+fn notes(snap: &Snapshot) -> Vec<String> {
+    let s = &snap.summary;
+    let (excluded, warmup) = snap.warmup;
+    if excluded < warmup {
+        return vec![format!(
+            "warm-up: the first {} jobs are not measured ({} so far)",
+            int(warmup),
+            int(excluded)
+        )];
+    }
+    let mut first = format!("bounded slowdown {}", num1(s.mean_bounded_slowdown));
+    if s.killed > 0 {
+        first.push_str(&format!(" · killed {}", int(s.killed)));
+    }
+    if s.requeued > 0 {
+        first.push_str(&format!(" · requeued {}", int(s.requeued)));
+    }
+    vec![
+        first,
+        format!(
+            "{} started ahead wait {} s · in order {} s",
+            int(s.jumped_ahead),
+            num1(s.jumped_ahead_wait),
+            num1(s.in_order_wait)
+        ),
+    ]
 }
 
 #[cfg(test)]
