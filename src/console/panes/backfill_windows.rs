@@ -10,6 +10,7 @@ use crate::console::format::{parts, short};
 use crate::console::snapshot::Snapshot;
 use crate::engine::RunningRow;
 use crate::model::SimTime;
+use crate::sched::ReservationView;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -67,29 +68,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         shadow.map(|t| (t - now).as_secs_f64()),
     );
     lines.push(axis(&geo, ctx));
-    let bar_w = geo.bar_w;
-    let horizon = geo.horizon;
     if !shown.is_empty() {
-        let rows = reservations::rows(
-            &shown,
-            snap,
-            ctx,
-            ID_W + 1,
-            bar_w,
-            horizon / bar_w as f64,
-            after_axis,
-        );
-        lines.extend(rows);
-        let hidden = e.reservations_total - shown.len();
-        if hidden > 0 && lines.len() < inner.height as usize {
-            lines.push(Line::styled(
-                format!(
-                    "… {hidden} more reservation{}",
-                    if hidden == 1 { "" } else { "s" }
-                ),
-                ctx.dim(),
-            ));
-        }
+        let left = (inner.height as usize).saturating_sub(lines.len());
+        lines.extend(reserved_rows(&shown, snap, ctx, &geo, after_axis, left));
     }
     // The legend where a row is left after the windows.
     let legend = plan.is_some() && !shown.is_empty();
@@ -236,34 +217,7 @@ fn window_row(r: &RunningRow, snap: &Snapshot, ctx: &Ctx, geo: &Geometry) -> Lin
     ];
     // What follows the window: backfilled, folded, aborted. A long
     // window is cut short so that these stay on screen.
-    let mut tail: Vec<Span> = Vec::new();
-    if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
-        tail.push(Span::styled(" reserved", ctx.dim()));
-    } else if !r.expired && r.jumped_ahead {
-        tail.push(Span::styled(
-            if e.backfill.is_some() {
-                " backfilled"
-            } else {
-                " jumped"
-            },
-            ctx.fg(Color::Magenta),
-        ));
-    }
-    if r.fold > 1 || r.folds > 0 {
-        tail.push(Span::styled(
-            match r.fold {
-                1 => format!(" folded {}× (expanded)", r.folds),
-                f => format!(" folded ×{f}"),
-            },
-            ctx.alert(),
-        ));
-    }
-    if r.requeues > 0 {
-        tail.push(Span::styled(
-            format!(" aborted {}×", r.requeues),
-            ctx.alert(),
-        ));
-    }
+    let tail = tail_marks(r, snap, ctx);
     // Only a row with a fold or abort mark is cut (others draw as
     // they always have).
     let marked = r.fold > 1 || r.folds > 0 || r.requeues > 0;
@@ -294,6 +248,73 @@ fn window_row(r: &RunningRow, snap: &Snapshot, ctx: &Ctx, geo: &Geometry) -> Lin
     }
     spans.extend(tail);
     Line::from(spans)
+}
+
+/// What follows a running job's window: reserved, backfilled or jumped,
+/// folded, aborted.
+fn tail_marks(r: &RunningRow, snap: &Snapshot, ctx: &Ctx) -> Vec<Span<'static>> {
+    let e = &snap.engine;
+    let mut tail: Vec<Span> = Vec::new();
+    if !r.expired && e.reservations.iter().any(|x| x.holds(r.id)) {
+        tail.push(Span::styled(" reserved", ctx.dim()));
+    } else if !r.expired && r.jumped_ahead {
+        tail.push(Span::styled(
+            if e.backfill.is_some() {
+                " backfilled"
+            } else {
+                " jumped"
+            },
+            ctx.fg(Color::Magenta),
+        ));
+    }
+    if r.fold > 1 || r.folds > 0 {
+        tail.push(Span::styled(
+            match r.fold {
+                1 => format!(" folded {}× (expanded)", r.folds),
+                f => format!(" folded ×{f}"),
+            },
+            ctx.alert(),
+        ));
+    }
+    if r.requeues > 0 {
+        tail.push(Span::styled(
+            format!(" aborted {}×", r.requeues),
+            ctx.alert(),
+        ));
+    }
+    tail
+}
+
+/// The reservations `shown` over the windows' time axis, in `room` rows,
+/// and how many others there are where `left` rows allow.
+fn reserved_rows(
+    shown: &[&ReservationView],
+    snap: &Snapshot,
+    ctx: &Ctx,
+    geo: &Geometry,
+    room: usize,
+    left: usize,
+) -> Vec<Line<'static>> {
+    let mut rows = reservations::rows(
+        shown,
+        snap,
+        ctx,
+        ID_W + 1,
+        geo.bar_w,
+        geo.horizon / geo.bar_w as f64,
+        room,
+    );
+    let hidden = snap.engine.reservations_total - shown.len();
+    if hidden > 0 && rows.len() < left {
+        rows.push(Line::styled(
+            format!(
+                "… {hidden} more reservation{}",
+                if hidden == 1 { "" } else { "s" }
+            ),
+            ctx.dim(),
+        ));
+    }
+    rows
 }
 
 /// The time axis from now to the horizon, the shadow time marked on it.
