@@ -108,17 +108,6 @@ impl FitRules {
     }
 }
 
-impl PartialEq for FitRules {
-    fn eq(&self, other: &Self) -> bool {
-        let same_rule = match (&self.split, &other.split) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        self.platform == other.platform && self.sites == other.sites && same_rule
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct InjectForm {
     pub values: [String; 6],

@@ -145,12 +145,7 @@ static REGISTERED: std::sync::RwLock<Vec<&'static WorkloadKindEntry>> =
 /// is refused.
 pub fn register(entry: WorkloadKindEntry) -> Result<(), String> {
     let name = entry.name;
-    let word = |w: &str| {
-        !w.is_empty()
-            && w.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    };
-    if !name.split('-').all(word) {
+    if !crate::sched::is_catalog_name(name) {
         return Err(format!(
             "a workload kind is lowercase letters and digits in words joined by \"-\", not \"{name}\""
         ));

@@ -424,12 +424,7 @@ static REGISTERED: std::sync::RwLock<Vec<&'static PolicyEntry>> =
 /// words joined by `-`, is refused.
 pub fn register(entry: PolicyEntry) -> Result<(), String> {
     let name = entry.name.as_str();
-    let word = |w: &str| {
-        !w.is_empty()
-            && w.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    };
-    if !name.split('-').all(word) {
+    if !crate::sched::is_catalog_name(name) {
         return Err(format!(
             "a policy name is lowercase letters and digits in words joined by \"-\", \
              not \"{name}\""

@@ -25,6 +25,7 @@ pub use reserve::{
 };
 pub use spec::{
     BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
+    is_catalog_name,
 };
 
 use crate::model::{AppType, ClusterIdx, Platform, SimTime};

@@ -103,6 +103,16 @@ impl<'de> Deserialize<'de> for PolicyName {
     }
 }
 
+/// Whether `name` is spelt as names of a catalog are (policies, workload
+/// kinds): lowercase letters and digits in words joined by `-`.
+pub fn is_catalog_name(name: &str) -> bool {
+    name.split('-').all(|w| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    })
+}
+
 /// How many times the head of the queue may be jumped: a count, or no limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MaxJumps {
