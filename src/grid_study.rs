@@ -127,8 +127,8 @@ pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
         ..EngineConfig::default()
     };
     let source = GridWorkload::new(point.workload.clone(), seed);
-    let mut engine =
-        Engine::new(platform, Box::new(source), &policy, config).expect("grid policy builds");
+    let mut engine = crate::simulation::engine(platform, Box::new(source), &policy, config)
+        .expect("grid policy builds");
     let mut acc = GridAcc::default();
     let mut done = 0u64;
     while done < point.completed {

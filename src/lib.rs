@@ -3,7 +3,7 @@
 
 pub mod cli;
 pub mod console;
-pub mod engine;
+
 pub mod grid_study;
 pub mod metrics;
 pub mod plot;
@@ -19,6 +19,9 @@ pub use schedscope_model::{model, taskgraph};
 // So is the protocol between the engine and the policies
 // (`crates/protocol`).
 pub use schedscope_protocol::sched;
+// And the engine (`crates/engine`), which knows policies through the
+// protocol alone.
+pub use schedscope_engine::engine;
 // And the policies with their catalog (`crates/policies`).
 pub use schedscope_policies::policy;
 // And the workloads (`crates/workloads`).

@@ -7,15 +7,13 @@ use crate::model::Platform;
 use crate::sched::PolicySpec;
 use crate::workload::JobSource;
 
-impl Engine {
-    /// An engine on `platform` running the jobs of `source` under `policy`
-    /// (any of [`crate::policy`]'s), or why that policy cannot run there.
-    pub fn new(
-        platform: Platform,
-        source: Box<dyn JobSource>,
-        policy: &PolicySpec,
-        config: EngineConfig,
-    ) -> Result<Engine, String> {
-        Engine::with_builder(platform, source, policy, config, crate::policy::CATALOG)
-    }
+/// An engine on `platform` running the jobs of `source` under `policy`
+/// (any of [`crate::policy`]'s), or why that policy cannot run there.
+pub fn engine(
+    platform: Platform,
+    source: Box<dyn JobSource>,
+    policy: &PolicySpec,
+    config: EngineConfig,
+) -> Result<Engine, String> {
+    Engine::with_builder(platform, source, policy, config, crate::policy::CATALOG)
 }

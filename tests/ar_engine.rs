@@ -122,7 +122,7 @@ fn under_ar_with(source: WithGraphs, procs: u32, params: &[(&str, &str)]) -> Eng
         spec.params
             .insert(key.to_string(), ParamValue::Text(word.to_string()));
     }
-    Engine::new(
+    schedscope::simulation::engine(
         Platform::uniform(1, procs),
         Box::new(source),
         &spec,

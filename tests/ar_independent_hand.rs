@@ -85,7 +85,7 @@ fn under_ar(procs: u32, jobs: Vec<JobSpec>, params: &[(&str, ParamValue)]) -> En
     for (key, value) in params {
         spec.params.insert(key.to_string(), value.clone());
     }
-    Engine::new(
+    schedscope::simulation::engine(
         Platform::uniform(1, procs),
         Box::new(jobs.into_iter()),
         &spec,

@@ -42,7 +42,7 @@ fn starts_under(processors: u32, jobs: &[J], policy: &PolicySpec) -> Vec<(u64, i
 /// An engine on one cluster of `processors`, before the first event.
 fn engine(processors: u32, jobs: &[J], policy: &PolicySpec) -> Engine {
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
-    Engine::new(
+    schedscope::simulation::engine(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
         policy,
@@ -179,7 +179,7 @@ fn reservations_are_visible_in_the_snapshot() {
         (5, 2, 1, 10, 10),
     ];
     let policy = named(CONSERVATIVE);
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(jobs.iter().map(spec).collect::<Vec<_>>().into_iter()),
         &policy,
@@ -238,7 +238,7 @@ fn requeue_run_ticks(
         },
         ..EngineConfig::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
         policy,
@@ -520,7 +520,7 @@ fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
         machines: Machines::Pinned,
         ..PolicySpec::default()
     };
-    let err = Engine::new(
+    let err = schedscope::simulation::engine(
         Platform::uniform(2, 4),
         Box::new(std::iter::empty()),
         &policy,
@@ -534,7 +534,7 @@ fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
         name: FCFS,
         ..policy
     };
-    let err = Engine::new(
+    let err = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(std::iter::empty()),
         &policy,
@@ -561,7 +561,7 @@ fn teach_backfill_switched_at(at: f64) -> Vec<(u64, i64, i64)> {
         (5, 2, 1, 10, 10),
     ];
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(specs.into_iter()),
         &named(EASY),
@@ -636,7 +636,7 @@ fn easy_on_clusters_of_different_speeds_judges_a_backfill_where_it_would_run() {
         job(4, 3, vec![2], 18),
     ];
     let policy = named(EASY);
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(jobs.into_iter()),
         &policy,
@@ -716,7 +716,7 @@ fn pinned_plan_at_1(jobs: &[J]) -> (Option<u64>, Option<SimTime>, Vec<u32>) {
         machines: Machines::Pinned,
         ..PolicySpec::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(specs.into_iter()),
         &policy,

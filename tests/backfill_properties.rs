@@ -8,7 +8,7 @@
 //! for every job that waited), and cannot pass on an empty plan.
 
 use proptest::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
@@ -101,7 +101,7 @@ impl Seen {
 
 /// Runs to the end and collects what it showed.
 fn run(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Seen {
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(jobs.into_iter()),
         &policy,

@@ -93,7 +93,9 @@ fn run_seeded(
         seed,
         ..EngineConfig::default()
     };
-    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    let mut e =
+        schedscope::simulation::engine(platform, Box::new(jobs.into_iter()), &policy, config)
+            .unwrap();
     e.run();
     let mut recs: Vec<JobRecord> = e.drain_records().collect();
     recs.sort_by_key(|r| r.id);
@@ -338,7 +340,9 @@ fn engine_seeded_at(
         seed,
         ..EngineConfig::default()
     };
-    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    let mut e =
+        schedscope::simulation::engine(platform, Box::new(jobs.into_iter()), &policy, config)
+            .unwrap();
     e.step_until(SimTime::from_secs_f64(at));
     e
 }
@@ -721,7 +725,9 @@ fn on_one_site_a_one_task_job_of_no_site_is_a_local_job() {
         ..EngineConfig::default()
     };
     let platform = Platform::uniform(1, 2);
-    let mut e = Engine::new(platform, Box::new(jobs.into_iter()), &policy, config).unwrap();
+    let mut e =
+        schedscope::simulation::engine(platform, Box::new(jobs.into_iter()), &policy, config)
+            .unwrap();
     e.run();
     let mut recs: Vec<JobRecord> = e.drain_records().collect();
     recs.sort_by_key(|r| r.id);

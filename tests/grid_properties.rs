@@ -3,7 +3,7 @@
 //! same instant, no processor runs two jobs, and with exact estimates
 //! (E = 0) and T = 0 no backfilled local job is what a gang waits for last.
 
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::model::{JobRecord, Platform, SimTime};
 use schedscope::policy::{PolicyName, PolicySpec};
 use schedscope::workload::estimates::EstimateModel;
@@ -39,7 +39,7 @@ fn watch(name: PolicyName, lambda: f64, sizes: GangSizes, seed: u64, events: usi
         gang_sizes: sizes,
         ..GridParams::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(GridWorkload::new(params, seed)),
         &policy,
@@ -197,7 +197,7 @@ fn a_grid_policy_takes_over_a_running_platform_and_hands_it_on() {
         local_rate: 10.0,
         ..GridParams::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(GridWorkload::new(params, 7).take(6000)),
         &spec(PolicyName::Easy),

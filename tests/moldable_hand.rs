@@ -97,7 +97,7 @@ fn engine_on_eight(name: PolicyName, window: WindowRule, jobs: Vec<JobSpec>) -> 
         split_overhead: 0.0,
         network: None,
     };
-    Engine::new(
+    schedscope::simulation::engine(
         platform,
         Box::new(jobs.into_iter()),
         &policy,
@@ -296,7 +296,7 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
         name,
         ..PolicySpec::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(jobs.into_iter()),
         &policy,

@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use schedscope::engine::{Command, Engine, EngineConfig, InjectJob};
+use schedscope::engine::{Command, EngineConfig, InjectJob};
 use schedscope::model::{AppType, Platform, SimTime};
 use schedscope::policy::PolicySpec;
 use schedscope::policy::fjt;
@@ -81,7 +81,7 @@ fn check(c: Case, seen: &Seen) -> Result<(), TestCaseError> {
         .map(|t| (t.name.clone(), t.clone()))
         .collect();
     let source = MoldableWorkload::new(&params, seed).unwrap();
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, M),
         Box::new(source),
         &policy(pol, est_window),

@@ -11,7 +11,7 @@
 //! --ignored --nocapture`.
 
 use rayon::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::metrics::moldable::{MoldableFigures, figures};
 use schedscope::model::{JobRecord, Platform};
 use schedscope::policy::fjt;
@@ -36,7 +36,7 @@ fn run_records(name: PolicyName, util: f64, seed: u64, jobs: u64) -> Vec<JobReco
             .params
             .insert("window".into(), ParamValue::Text("all-backfilled".into()));
     }
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 64),
         Box::new(source),
         &policy,

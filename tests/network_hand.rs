@@ -50,7 +50,7 @@ fn job(id: u64, submit: i64, runtime: i64, sigma: f64) -> JobSpec {
 }
 
 fn engine(p: Platform, jobs: Vec<JobSpec>) -> Engine {
-    Engine::new(
+    schedscope::simulation::engine(
         p,
         Box::new(jobs.into_iter()),
         &PolicySpec::fcfs(),
@@ -249,7 +249,7 @@ fn a_link_command_right_after_a_backfill_changes_nothing_under_easy() {
         ..PolicySpec::default()
     };
     for commands in [false, true] {
-        let mut e = Engine::new(
+        let mut e = schedscope::simulation::engine(
             platform(1.0, 1.0),
             Box::new(jobs.clone().into_iter()),
             &easy,

@@ -9,7 +9,7 @@
 //! greater; otherwise its whole run time, never killed.
 
 use proptest::prelude::*;
-use schedscope::engine::{Command, Engine, EngineConfig, InjectJob};
+use schedscope::engine::{Command, EngineConfig, InjectJob};
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
@@ -200,7 +200,7 @@ fn drive(
     ops: &[(u32, bool, Op)],
 ) -> Outcome {
     let owned: Vec<JobSpec> = jobs.to_vec();
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         p.clone(),
         Box::new(owned.into_iter()),
         first,

@@ -3,7 +3,7 @@
 //! conserved, and FCFS starts jobs in arrival order.
 
 use proptest::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::model::{Cluster, JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
@@ -89,7 +89,7 @@ fn policies() -> Vec<PolicySpec> {
 
 fn run(p: &Platform, jobs: &[JobSpec], policy: &PolicySpec) -> Vec<JobRecord> {
     let owned: Vec<JobSpec> = jobs.to_vec();
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         p.clone(),
         Box::new(owned.into_iter()),
         policy,
@@ -249,7 +249,7 @@ fn check_wrong_estimates(
         for on_overrun in [OnOverrun::Continue, OnOverrun::Kill, OnOverrun::Requeue] {
             let policy = policy.clone();
             let go = || {
-                let mut e = Engine::new(
+                let mut e = schedscope::simulation::engine(
                     p.clone(),
                     Box::new(owned.clone().into_iter()),
                     &policy,

@@ -3,7 +3,7 @@
 //! engine's start times, and the comparison.
 
 use proptest::prelude::*;
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::BuildPlacement;
 use schedscope::policy::backfill::BackfillOrder;
@@ -68,7 +68,7 @@ pub fn engine(
     for (c, &speed) in platform.clusters.iter_mut().zip(speeds) {
         c.speed = speed;
     }
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         platform,
         Box::new(specs.into_iter()),
         &policy,

@@ -1,7 +1,7 @@
 //! `sjf-easy` as its users meet it: a schedule worked by hand through
 //! schedscope's engine, and the `schedscope-sjf` program's commands.
 
-use schedscope::engine::{Engine, EngineConfig};
+use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::catalog;
 use schedscope::sched::PolicySpec;
@@ -40,7 +40,7 @@ fn the_shortest_job_holds_the_reservation_and_others_backfill_around_it() {
         name: schedscope_sjf_easy::NAME,
         ..PolicySpec::default()
     };
-    let mut e = Engine::new(
+    let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(jobs.into_iter()),
         &spec,
