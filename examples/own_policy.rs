@@ -3,8 +3,9 @@
 //! The engine and its policies meet only in the protocol of
 //! `schedscope::sched`: a policy reads a `SystemView` (the queue, the
 //! running jobs, free processors, and each job as a scheduler may know it
-//! online, without its actual run time) and answers with `Start`s that the
-//! engine checks one by one. This one is "smallest job first": of the
+//! online, without its actual run time) and, in its one decision call,
+//! answers with `Start`s (or aborts, resizes, reservations) that the engine
+//! checks one by one. This one is "smallest job first": of the
 //! queued jobs that fit now, the narrowest starts first (each of its
 //! components on the freest cluster).
 //!
@@ -28,7 +29,7 @@ use schedscope::model::Platform;
 use schedscope::policy::PolicyName;
 use schedscope::policy::catalog::{self, PolicyEntry};
 use schedscope::scenario::Scenario;
-use schedscope::sched::{Abort, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use schedscope::sched::{Decisions, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static FAULTY: AtomicBool = AtomicBool::new(false);
@@ -44,9 +45,7 @@ impl Policy for SmallestFirst {
         &self.spec
     }
 
-    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    fn decide(&mut self, view: &SystemView<'_>, out: &mut Decisions) {
         let mut free = view.free.to_vec();
         let mut queue: Vec<_> = view.queue.to_vec();
         queue.sort_by_key(|&k| (view.job(k).size, view.job(k).arrival));
@@ -92,7 +91,7 @@ impl Policy for SmallestFirst {
                 free[c as usize] = free[c as usize].saturating_sub(w);
             }
             let head = view.queue.first() == Some(&key);
-            out.push(Start {
+            out.start(Start {
                 job: key,
                 assignment,
                 kind: if head {
@@ -104,10 +103,6 @@ impl Policy for SmallestFirst {
                 processes: None,
             });
         }
-    }
-
-    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<schedscope::model::SimTime> {
-        None
     }
 
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {

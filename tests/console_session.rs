@@ -161,13 +161,15 @@ fn kth_opens_at_its_first_arrival() {
 #[test]
 fn a_wrong_policy_is_refused_on_the_message_line_and_the_run_goes_on() {
     use schedscope::model::Platform;
-    use schedscope::sched::{Abort, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+    use schedscope::sched::{
+        Abort, Phased, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    };
 
     struct Wrong {
         spec: PolicySpec,
         n: u64,
     }
-    impl Policy for Wrong {
+    impl Phased for Wrong {
         fn spec(&self) -> &PolicySpec {
             &self.spec
         }

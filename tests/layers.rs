@@ -60,10 +60,19 @@ fn each_core_crate_depends_only_on_the_layers_below_it() {
     // Not vacuous: the manifests are read, and the application's lists
     // the crates this test forbids below it.
     let app = dependencies(".");
-    for dep in ["schedscope-engine", "schedscope-policies", "ratatui", "clap"] {
+    for dep in [
+        "schedscope-engine",
+        "schedscope-policies",
+        "ratatui",
+        "clap",
+    ] {
         assert!(app.iter().any(|d| d == dep), "{dep} not in {app:?}");
     }
-    assert!(dependencies("crates/engine").iter().any(|d| d == "schedscope-protocol"));
+    assert!(
+        dependencies("crates/engine")
+            .iter()
+            .any(|d| d == "schedscope-protocol")
+    );
 }
 
 /// The metrics import the domain alone (`crate::model`), not the engine,
@@ -71,8 +80,19 @@ fn each_core_crate_depends_only_on_the_layers_below_it() {
 #[test]
 fn the_metrics_import_only_the_domain() {
     const MODULES: &[&str] = &[
-        "engine", "sched", "policy", "workload", "scenario", "console", "report", "runner",
-        "sweep", "plot", "cli", "grid_study", "simulation",
+        "engine",
+        "sched",
+        "policy",
+        "workload",
+        "scenario",
+        "console",
+        "report",
+        "runner",
+        "sweep",
+        "plot",
+        "cli",
+        "grid_study",
+        "simulation",
     ];
     let dir = root().join("src/metrics");
     let mut bad = Vec::new();
@@ -83,11 +103,18 @@ fn the_metrics_import_only_the_domain() {
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             seen += usize::from(code.contains("crate::model::"));
-            if MODULES.iter().any(|m| code.contains(&format!("crate::{m}::"))) {
+            if MODULES
+                .iter()
+                .any(|m| code.contains(&format!("crate::{m}::")))
+            {
                 bad.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
             }
         }
     }
-    assert!(bad.is_empty(), "imports across the layers:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "imports across the layers:\n{}",
+        bad.join("\n")
+    );
     assert!(seen > 0, "the scan saw no import of the domain");
 }

@@ -272,11 +272,12 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
     use schedscope::engine::{CommandError, Engine, EngineConfig};
     use schedscope::model::{JobSpec, Platform};
     use schedscope::sched::{
-        Abort, JobView, MaxJumps, Policy, PolicyName, PolicySpec, PolicyState, Start, SystemView,
+        Abort, JobView, MaxJumps, Phased, Policy, PolicyName, PolicySpec, PolicyState, Start,
+        SystemView,
     };
     // A policy that runs only jobs of one processor.
     struct Ones(PolicySpec);
-    impl Policy for Ones {
+    impl Phased for Ones {
         fn spec(&self) -> &PolicySpec {
             &self.0
         }

@@ -10,7 +10,7 @@
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::sched::{
-    Policy, PolicySpec, PolicyState, Refusal, Reserve, Start, StartKind, SystemView,
+    Phased, Policy, PolicySpec, PolicyState, Refusal, Reserve, Start, StartKind, SystemView,
 };
 use std::cell::RefCell;
 
@@ -40,7 +40,7 @@ fn secs(s: i64) -> SimTime {
     SimTime::from_secs(s)
 }
 
-impl Policy for Scripted {
+impl Phased for Scripted {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

@@ -11,8 +11,8 @@
 //! first to the freest (worst fit). Run times are taken at speed 1: on
 //! clusters of other speeds the reservation is approximate.
 //!
-//! Three things make it a schedscope policy: the [`Policy`] trait (what it
-//! starts, given a [`SystemView`]), a [`PolicyEntry`] (its name, what it
+//! Three things make it a schedscope policy: the [`Policy`] trait (its one
+//! decision call: what it starts, given a [`SystemView`]), a [`PolicyEntry`] (its name, what it
 //! is, the parameters it reads, its label and its builder) and one call to
 //! [`catalog::register`] before the command line is read.
 
@@ -21,7 +21,7 @@ use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::catalog::{self, PolicyEntry};
 use schedscope::sched::{
-    Abort, BackfillView, JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    BackfillView, Decisions, JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView,
 };
 
 /// The policy's name in scenarios, commands and the picker.
@@ -89,9 +89,11 @@ impl Policy for SjfEasy {
         &self.spec
     }
 
-    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    fn decide(&mut self, view: &SystemView<'_>, out: &mut Decisions) {
+        self.plan = BackfillView::default();
+        if view.queue.is_empty() {
+            return;
+        }
         let now = view.now;
         let mut free = view.free.to_vec();
         let mut order: Vec<JobKey> = view.queue.to_vec();
@@ -109,7 +111,7 @@ impl Policy for SjfEasy {
             })
             .collect();
         let mut started = vec![false; view.queue.len()];
-        let mut start = |key: JobKey, assignment: Assignment, out: &mut Vec<Start>| {
+        let mut start = |key: JobKey, assignment: Assignment, out: &mut Decisions| {
             // At the head when every job that arrived before it has started.
             let pos = view.queue.iter().position(|&q| q == key).expect("queued");
             started[pos] = true;
@@ -118,7 +120,7 @@ impl Policy for SjfEasy {
             } else {
                 StartKind::Ahead
             };
-            out.push(Start {
+            out.start(Start {
                 job: key,
                 assignment,
                 kind,
@@ -126,7 +128,6 @@ impl Policy for SjfEasy {
                 processes: None,
             });
         };
-        self.plan = BackfillView::default();
         let mut rest = order.into_iter();
         // The shortest jobs start while they fit.
         let head = loop {
@@ -182,10 +183,6 @@ impl Policy for SjfEasy {
             }
         }
         self.plan.extra = extra;
-    }
-
-    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {
-        None
     }
 
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {

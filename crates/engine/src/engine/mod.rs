@@ -31,7 +31,8 @@ use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime}
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
-    Policies, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
+    Carried, Decision, Decisions, Policies, Policy, PolicySpec, PolicyState, Refusal, Start,
+    StartKind, SystemView,
 };
 use serde::{Deserialize, Serialize};
 use slab::Slab;
@@ -248,11 +249,12 @@ pub struct Engine {
     /// that a policy keeping state between decision points knows to look
     /// at the whole queue again.
     queue_edits: u64,
-    decisions: Vec<Start>,
+    /// The policy's answer at the current decision point (a buffer).
+    decisions: Decisions,
+    /// The jobs started in the current round (a buffer).
+    started: Vec<JobKey>,
     /// The last wake-up the policy asked for.
     wake: Option<SimTime>,
-    /// The policy's aborts at the current decision point (a buffer).
-    aborts: Vec<crate::sched::Abort>,
     /// Aborted jobs, back in the queue once the job they made room for
     /// (slot, arrival) has started.
     returning: Vec<usize>,
@@ -273,8 +275,6 @@ pub struct Engine {
     reservations: Vec<crate::sched::ReservationView>,
     /// The last reservation id given out (0: none yet).
     next_reservation: u64,
-    /// The policy's reservation requests at the current decision point.
-    asks: Vec<crate::sched::Reserve>,
     /// The first [`KEPT_REJECTIONS`] jobs rejected.
     rejections: Vec<Rejection>,
     /// Timeline commands that could not apply, with why.
@@ -334,9 +334,9 @@ impl Engine {
             retried: (SimTime::ZERO, 0),
             rechecked: (SimTime::ZERO, 0),
             queue_edits: 0,
-            decisions: Vec::new(),
+            decisions: Decisions::default(),
+            started: Vec::new(),
             wake: None,
-            aborts: Vec::new(),
             returning: Vec::new(),
             aborted_for: None,
             next_stamp: 1,
@@ -346,7 +346,6 @@ impl Engine {
             rates_stale: false,
             reservations: Vec::new(),
             next_reservation: 0,
-            asks: Vec::new(),
             rejections: Vec::new(),
             timeline_refused: Vec::new(),
         })
@@ -590,97 +589,96 @@ impl Engine {
         system_view!(self)
     }
 
-    fn requeue_expired(&self) -> bool {
-        self.estimator.model().on_overrun == OnOverrun::Requeue
-    }
-
-    /// A decision point: ask the policy and start what it chose.
+    /// A decision point: ask the policy, carry out what it decided, and
+    /// ask again in further rounds while it asks to see its decisions
+    /// done; then add the wake-ups it asked for.
     fn schedule(&mut self) {
         self.dirty = false;
         self.tick_reservations();
-        let requeue = self.requeue_expired();
-        // Whether this pass aborted, reserved or started anything.
+        let mut out = std::mem::take(&mut self.decisions);
+        out.begin_point();
+        // Whether this point aborted, reserved or started anything.
         let mut changed = false;
-        if !self.running.is_empty() {
-            self.reshape();
-        }
-        if requeue && !self.queue.is_empty() && !self.running.is_empty() {
-            let mut aborts = std::mem::take(&mut self.aborts);
-            aborts.clear();
-            self.policy.aborts(&system_view!(self), &mut aborts);
-            for a in aborts.drain(..) {
-                match self.abort(&a) {
-                    Ok(()) => changed = true,
-                    Err(r) => self.refuse(r),
-                }
+        loop {
+            self.policy.decide(&system_view!(self), &mut out);
+            let (carried, again) = self.carry_out(&mut out);
+            changed |= carried.starts + carried.aborts + carried.grants > 0;
+            out.set_carried(carried);
+            if !again {
+                break;
             }
-            self.aborts = aborts;
-        }
-        if self.queue.is_empty() {
-            return;
-        }
-        let mut asks = std::mem::take(&mut self.asks);
-        asks.clear();
-        self.policy.reserve(&system_view!(self), &mut asks);
-        for a in asks.drain(..) {
-            match self.grant(&a) {
-                Ok(_) => changed = true,
-                Err(r) => self.refuse(r),
+            if out.round() >= Decisions::MAX_ROUNDS {
+                self.refuse(Refusal::Rounds {
+                    rounds: out.round(),
+                });
+                break;
             }
         }
-        self.asks = asks;
-        let mut decisions = std::mem::take(&mut self.decisions);
-        decisions.clear();
-        self.policy.schedule(&system_view!(self), &mut decisions);
-        decisions.retain(|d| match self.start(d) {
-            Ok(()) => true,
-            Err(r) => {
+        for &t in out.wakes() {
+            self.wake_for(t, changed);
+        }
+        self.decisions = out;
+    }
+
+    /// Carries out one round of the policy's decisions, in order; returns
+    /// what was carried out and whether the policy asked again.
+    fn carry_out(&mut self, out: &mut Decisions) -> (Carried, bool) {
+        let mut carried = Carried::default();
+        let mut started = std::mem::take(&mut self.started);
+        started.clear();
+        let (round, again) = out.take_round();
+        for d in round {
+            let done = match &d {
+                Decision::Start(s) => self.start(s).map(|()| {
+                    started.push(s.job);
+                    carried.starts += 1;
+                }),
+                Decision::Abort(a) => self.abort(a).map(|()| carried.aborts += 1),
+                Decision::Resize(r) => self.resize(r).map(|()| carried.resizes += 1),
+                Decision::Reserve(r) => self.grant(r).map(|_| carried.grants += 1),
+            };
+            if let Err(r) = done {
+                carried.refused += 1;
                 self.refuse(r);
-                false
-            }
-        });
-        if !decisions.is_empty() {
-            // The started jobs leave the queue. It is in arrival order, so
-            // each one's place is a binary search; one pass closes the gaps
-            // from the first of them on.
-            let jobs = &self.jobs;
-            let queue = &mut self.queue;
-            let mut gone: Vec<usize> = decisions
-                .iter()
-                .map(|d| {
-                    let arrival = jobs[d.job.0].arrival;
-                    let at = queue.partition_point(|k| jobs[k.0].arrival < arrival);
-                    debug_assert_eq!(queue[at], d.job, "the queue is in arrival order");
-                    at
-                })
-                .collect();
-            gone.sort_unstable();
-            queue.remove_sorted(&gone);
-        }
-        let started = !decisions.is_empty();
-        changed |= started;
-        self.decisions = decisions;
-        if started && !self.running.is_empty() {
-            // Again once the starts are in: the queue may have emptied
-            // (folded jobs may grow back).
-            self.reshape();
-        }
-        if requeue && let Some(t) = self.policy.recheck_at(&self.view()) {
-            if t > self.now {
-                if self.wake != Some(t) {
-                    self.wake = Some(t);
-                    self.events.push(t, EventKind::Wake);
-                }
-            } else if self.recheck_now(changed) {
-                self.events.push(self.now, EventKind::Wake);
             }
         }
-        if let Some(t) = self.policy.wake_at()
-            && t > self.now
-            && self.wake != Some(t)
-        {
-            self.wake = Some(t);
-            self.events.push(t, EventKind::Wake);
+        if !started.is_empty() {
+            self.leave_queue(&started);
+        }
+        self.started = started;
+        (carried, again)
+    }
+
+    /// Takes started jobs out of the queue. It is in arrival order, so each
+    /// one's place is a binary search; one pass closes the gaps from the
+    /// first of them on.
+    fn leave_queue(&mut self, started: &[JobKey]) {
+        let jobs = &self.jobs;
+        let queue = &mut self.queue;
+        let mut gone: Vec<usize> = started
+            .iter()
+            .map(|&k| {
+                let arrival = jobs[k.0].arrival;
+                let at = queue.partition_point(|q| jobs[q.0].arrival < arrival);
+                debug_assert_eq!(queue[at], k, "the queue is in arrival order");
+                at
+            })
+            .collect();
+        gone.sort_unstable();
+        queue.remove_sorted(&gone);
+    }
+
+    /// A wake-up the policy asked for: an event at `t` when it is ahead
+    /// (once per time), or another decision point at this instant, which
+    /// [`Engine::recheck_now`] bounds.
+    fn wake_for(&mut self, t: SimTime, changed: bool) {
+        if t > self.now {
+            if self.wake != Some(t) {
+                self.wake = Some(t);
+                self.events.push(t, EventKind::Wake);
+            }
+        } else if self.recheck_now(changed) {
+            self.events.push(self.now, EventKind::Wake);
         }
     }
 

@@ -22,7 +22,7 @@
 use super::*;
 use crate::model::MoldRecord;
 use crate::sched::rate::fold_rate;
-use crate::sched::{Assignment, Decision, Resize};
+use crate::sched::{Assignment, Resize};
 
 impl Engine {
     /// Checks a moldable start: an allowed size on one cluster, folded at
@@ -140,24 +140,6 @@ impl Engine {
             expands: job.expands,
             work_lost: self.hidden[slot].work_lost,
         })
-    }
-
-    /// Asks the policy for aborts and resizes and carries them out.
-    pub(super) fn reshape(&mut self) {
-        let mut out: Vec<Decision> = Vec::new();
-        self.policy.reshape(&system_view!(self), &mut out);
-        for d in out {
-            let r = match &d {
-                Decision::Abort(a) => self.abort(a),
-                Decision::Resize(r) => self.resize(r),
-                // Reservations are granted like anywhere else.
-                Decision::Reserve(r) => self.grant(r).map(|_| ()),
-                Decision::Start(s) => Err(Refusal::NotQueued(s.job.0)),
-            };
-            if let Err(r) = r {
-                self.refuse(r);
-            }
-        }
     }
 
     /// Checks a resize and returns the job's new processor set.

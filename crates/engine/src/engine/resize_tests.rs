@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::model::{AppType, Cluster, SizeRule};
+use crate::sched::Phased;
 use crate::sched::{Abort, Decision, Resize};
 use std::sync::Arc;
 
@@ -92,7 +93,7 @@ impl Scripted {
     }
 }
 
-impl Policy for Scripted {
+impl Phased for Scripted {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

@@ -20,7 +20,7 @@
 //! available ones. Each graph then starts at its offset on the processors
 //! of its rows, and each backfilled job at its gap.
 
-use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::sched::Panel;
 use crate::sched::{JobKey, ReservationPlanView, Reserve, ReservedBlock};
@@ -363,7 +363,7 @@ impl Ar {
     }
 }
 
-impl Policy for Ar {
+impl Phased for Ar {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

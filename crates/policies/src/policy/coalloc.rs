@@ -27,7 +27,7 @@
 
 use super::package_mip::{self, PackageJob, most_powerful};
 use super::package_view::PackageView;
-use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
 use crate::sched::Assignment;
@@ -249,7 +249,7 @@ fn as_requested(components: &[u32], free: &[u32]) -> Option<Assignment> {
         .place(components, free)
 }
 
-impl Policy for CoAlloc {
+impl Phased for CoAlloc {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

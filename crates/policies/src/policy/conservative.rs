@@ -34,7 +34,7 @@
 use super::backfill::{self, expected_end, expected_span};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
-use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::policy::SortQueue;
 use crate::sched::{BackfillView, JobKey};
@@ -606,7 +606,7 @@ impl Conservative {
     }
 }
 
-impl Policy for Conservative {
+impl Phased for Conservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

@@ -12,7 +12,7 @@
 use super::backfill::{self, expected_span, releases};
 use super::placement::{Assignment, Placement};
 use super::profile::Profile;
-use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::policy::SortQueue;
 use crate::sched::{BackfillOrder, BackfillView, JobKey};
@@ -406,7 +406,7 @@ pub fn reserve_head(
     None
 }
 
-impl Policy for Easy {
+impl Phased for Easy {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

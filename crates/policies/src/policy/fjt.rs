@@ -46,7 +46,7 @@
 //! An abort or a fold is only asked for when the head is then placed.
 
 use super::placement::{Placement, PlacementName};
-use super::{JobKey, JobView, Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind};
+use super::{JobKey, JobView, Phased, PolicyName, PolicySpec, PolicyState, Start, StartKind};
 use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
 use crate::policy::catalog;
@@ -140,7 +140,10 @@ impl Fjt {
         }
     }
 
-    pub fn build(spec: PolicySpec, _platform: &Platform) -> Result<Box<dyn Policy>, String> {
+    pub fn build(
+        spec: PolicySpec,
+        _platform: &Platform,
+    ) -> Result<Box<dyn crate::sched::Policy>, String> {
         let (fifo, mpl_long, backfill) = match spec.name.as_str() {
             "fifo" => (true, 1, Backfill::No),
             "fjt4" => (false, 4, Backfill::No),
@@ -339,7 +342,7 @@ impl Fjt {
     }
 }
 
-impl Policy for Fjt {
+impl Phased for Fjt {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

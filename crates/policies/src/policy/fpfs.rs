@@ -8,7 +8,7 @@
 //! been jumped `maxJumps` times nothing may pass it until it starts itself.
 
 use super::placement::Placement;
-use super::{MaxJumps, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{MaxJumps, Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::sched::{JobView, Panel, PanelLine, Tone};
 
 pub struct Fpfs {
@@ -45,7 +45,7 @@ impl Fpfs {
     }
 }
 
-impl Policy for Fpfs {
+impl Phased for Fpfs {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

@@ -38,7 +38,7 @@
 
 pub use super::grid_rules::{ElapsedReading, GridRules, IdleReading, QueuePick, WideRule};
 use super::grid_view::{GridProcView, GridStateView};
-use super::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{JobKey, Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::rng::stream_number;
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::rate::expected_span;
@@ -880,7 +880,7 @@ impl Grid {
     }
 }
 
-impl Policy for Grid {
+impl Phased for Grid {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

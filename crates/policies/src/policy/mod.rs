@@ -26,8 +26,8 @@ pub mod profile;
 use crate::model::Platform;
 
 pub use crate::sched::{
-    BackfillOrder, BackfillView, JobKey, JobView, Machines, MaxJumps, PlacementName, Policy,
-    PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    BackfillOrder, BackfillView, JobKey, JobView, Machines, MaxJumps, Phased, PlacementName,
+    Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
 };
 
 pub use backfill::SortQueue;

@@ -30,7 +30,7 @@
 //! thousands of jobs, not for whole overloaded traces.
 
 use super::backfill::{self, expected_end, expected_span};
-use super::{Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
 use crate::policy::{BuildPlacement, SortQueue};
 use crate::sched::{BackfillView, JobKey};
@@ -99,7 +99,7 @@ impl PinnedEasy {
     }
 }
 
-impl Policy for PinnedEasy {
+impl Phased for PinnedEasy {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -298,7 +298,7 @@ impl PinnedConservative {
     }
 }
 
-impl Policy for PinnedConservative {
+impl Phased for PinnedConservative {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

@@ -13,12 +13,14 @@
 //! * [`rate`] owns a running job's execution rate; the engine and every
 //!   policy that estimates a span use it.
 
+pub mod decide;
 pub mod panel;
 pub mod rate;
 pub mod reserve;
 pub mod slowdown;
 pub mod spec;
 
+pub use decide::{Carried, Decisions, Phased};
 pub use panel::{Panel, PanelLine, PanelLines, PanelSpan, PolicyState, Tone};
 pub use reserve::{
     ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
@@ -367,6 +369,10 @@ pub enum Refusal {
         "the policy asked to decide again at once after {passes} passes in a row at this instant that changed nothing: the clock moves on"
     )]
     Recheck { passes: u32 },
+    #[error(
+        "the policy asked to decide again after each of {rounds} rounds of one decision point: the engine stopped asking"
+    )]
+    Rounds { rounds: u32 },
 }
 
 /// What a backfilling policy has planned, for the backfill-windows pane.
@@ -387,22 +393,18 @@ pub struct BackfillView {
     pub reserved: usize,
 }
 
+/// A scheduling policy as the engine knows it: one decision call at each
+/// decision point, and what it shows and admits. A policy told in steps
+/// (abort, reserve, start, reshape) is a [`Phased`] and a `Policy` by that.
 pub trait Policy: Send {
     fn spec(&self) -> &PolicySpec;
 
-    /// Appends the running jobs to abort now, before anything starts (the
-    /// engine carries them out, then asks [`Policy::schedule`]).
-    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<Abort>);
-
-    /// Appends the jobs to start now, in order. The free counts in `view`
-    /// do not change while the policy runs; it must account for its own
-    /// decisions.
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>);
-
-    /// Once its starts are carried out (`view` shows them): when to decide
-    /// again for the sake of aborts to come, if at all (now, to abort at
-    /// once; or when the head's reservation comes due).
-    fn recheck_at(&self, view: &SystemView<'_>) -> Option<SimTime>;
+    /// Decides at a decision point: pushes into `out` the decisions to
+    /// carry out now, in order, and says whether to be asked again at
+    /// once when they are in ([`Decisions::again`]) and when to be woken
+    /// ([`Decisions::wake_at`]). The free counts in `view` do not change
+    /// while the policy runs; it must account for its own decisions.
+    fn decide(&mut self, view: &SystemView<'_>, out: &mut Decisions);
 
     /// The policy's state for display.
     fn state(&self, view: &SystemView<'_>) -> PolicyState;
@@ -429,20 +431,6 @@ pub trait Policy: Send {
     fn sees_running_ends(&self) -> bool {
         false
     }
-    /// Appends aborts and resizes (folds and expansions) to carry out now,
-    /// at every decision point with jobs running, before
-    /// [`Policy::schedule`] is asked for starts, and once more after
-    /// them when some started; the engine checks each.
-    /// Only [`Decision::Abort`] and [`Decision::Resize`] are taken here.
-    fn reshape(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Decision>) {}
-
-    /// A time at which the policy must decide again even if nothing else
-    /// happens then (the engine adds a wake-up event). Only a time ahead
-    /// of now is one: to decide again at the same instant, a policy asks
-    /// through [`Policy::recheck_at`], which the engine bounds.
-    fn wake_at(&self) -> Option<SimTime> {
-        None
-    }
 
     /// Whether this policy can ever run `job` on `platform`, on an idle
     /// machine; why not when it cannot. The engine refuses such a job when
@@ -454,11 +442,6 @@ pub trait Policy: Send {
     fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
         admits_widths(job, platform)
     }
-
-    /// Appends the advance reservations to ask for now, before any start
-    /// of this decision point (the engine grants or refuses each one; the
-    /// granted ones are in the view when [`Policy::schedule`] runs).
-    fn reserve(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Reserve>) {}
 }
 
 /// The default of [`Policy::admits`]: the job's widths fit the platform,

@@ -1,5 +1,6 @@
 use crate::engine::{Engine, EngineConfig};
 use crate::model::{JobSpec, Platform, SimTime};
+use crate::sched::Phased;
 use crate::sched::{
     Abort, JobKey, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
@@ -11,7 +12,7 @@ struct Splitter {
     tried: bool,
 }
 
-impl Policy for Splitter {
+impl Phased for Splitter {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

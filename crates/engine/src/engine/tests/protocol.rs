@@ -1,6 +1,7 @@
 use crate::engine::{Engine, EngineConfig};
 use crate::model::estimates::{EstimateModel, OnOverrun};
 use crate::model::{JobSpec, Platform, SimTime};
+use crate::sched::Phased;
 use crate::sched::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
 
 fn secs(s: i64) -> SimTime {
@@ -212,7 +213,7 @@ struct Faulty {
     spec: PolicySpec,
 }
 
-impl Policy for Faulty {
+impl Phased for Faulty {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -298,7 +299,7 @@ struct Clumsy {
     tries: std::collections::HashMap<u64, u32>,
 }
 
-impl Policy for Clumsy {
+impl Phased for Clumsy {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }

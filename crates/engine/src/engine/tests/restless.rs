@@ -2,6 +2,7 @@ use super::protocol::job;
 use crate::engine::{Engine, EngineConfig};
 use crate::model::estimates::{EstimateModel, OnOverrun};
 use crate::model::{Platform, SimTime};
+use crate::sched::Phased;
 use crate::sched::{Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView};
 
 /// FCFS that asks, after every decision, to decide again at once,
@@ -11,7 +12,7 @@ struct Restless {
     spec: PolicySpec,
 }
 
-impl Policy for Restless {
+impl Phased for Restless {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -52,7 +53,7 @@ struct Hesitant {
     spec: PolicySpec,
 }
 
-impl Policy for Hesitant {
+impl Phased for Hesitant {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -183,7 +184,7 @@ struct OneAtATime {
     from: SimTime,
 }
 
-impl Policy for OneAtATime {
+impl Phased for OneAtATime {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -282,7 +283,7 @@ fn call(now: SimTime, what: char) {
     CALLS.lock().unwrap().push((now.0 / 1_000_000, what));
 }
 
-impl Policy for Recorder {
+impl Phased for Recorder {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
@@ -354,7 +355,7 @@ struct AgainAfterAbort {
     again: bool,
 }
 
-impl Policy for AgainAfterAbort {
+impl Phased for AgainAfterAbort {
     fn spec(&self) -> &PolicySpec {
         &self.spec
     }
