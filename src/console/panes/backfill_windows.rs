@@ -77,6 +77,23 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let room = (inner.height as usize)
         .saturating_sub(lines.len())
         .saturating_sub(legend as usize);
+    lines.extend(window_lines(&running, snap, ctx, &geo, room));
+    if legend && lines.len() < inner.height as usize {
+        lines.push(Line::styled(reservations::legend(), ctx.dim()));
+    }
+    Paragraph::new(lines).style(Style::new()).render(inner, buf);
+}
+
+/// The running jobs' windows in `room` rows, the selected one in view
+/// while the pane has the focus, and a last row saying how many more run.
+fn window_lines(
+    running: &[&RunningRow],
+    snap: &Snapshot,
+    ctx: &Ctx,
+    geo: &Geometry,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
     let shown = if running.len() > room {
         room.saturating_sub(1)
     } else {
@@ -90,7 +107,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         0
     };
     for (i, r) in running.iter().enumerate().skip(offset).take(shown) {
-        let mut line = window_row(r, snap, ctx, &geo);
+        let mut line = window_row(r, snap, ctx, geo);
         if focused && i == selected {
             line = line.style(Style::new().add_modifier(Modifier::REVERSED));
         }
@@ -102,10 +119,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             ctx.dim(),
         ));
     }
-    if legend && lines.len() < inner.height as usize {
-        lines.push(Line::styled(reservations::legend(), ctx.dim()));
-    }
-    Paragraph::new(lines).style(Style::new()).render(inner, buf);
+    lines
 }
 
 /// The lines above the windows: the head, its reservation and the extra

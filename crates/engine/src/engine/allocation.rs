@@ -43,27 +43,7 @@ impl Engine {
         if self.check_reserved_start(d)?.is_some() {
             return Ok(());
         }
-        // A job that asks for no particular components is split by the
-        // policy: any widths of at least 1 that add up to its size.
-        let flexible = job.components.is_empty();
-        if let Some(p) = d.processes {
-            Self::check_processes(job, p, &d.assignment)?;
-        } else if flexible {
-            let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
-            if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
-                return Err(Refusal::Split {
-                    job: id,
-                    given: d.assignment.iter().map(|&(_, w)| w).collect(),
-                    size: job.size,
-                });
-            }
-        } else if job.components.len() != d.assignment.len() {
-            return Err(Refusal::ComponentCount {
-                job: id,
-                given: d.assignment.len(),
-                wanted: job.components.len(),
-            });
-        }
+        let flexible = Self::check_widths(job, d)?;
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
             if !flexible && w != job.components[i] {
                 return Err(Refusal::Width {
@@ -94,29 +74,71 @@ impl Engine {
                 });
             }
             if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
-                if chosen.len() != w as usize {
-                    return Err(Refusal::NamedCount {
-                        job: id,
-                        cluster: c,
-                        given: chosen.len(),
-                        wanted: w,
-                    });
-                }
-                for (n, &p) in chosen.iter().enumerate() {
-                    if cs.owner.get(p as usize) == Some(&super::reservations::RESERVED) {
-                        self.check_unreserved(d)?;
-                    }
-                    if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
-                        return Err(Refusal::Taken {
-                            job: id,
-                            cluster: c,
-                            processor: p,
-                        });
-                    }
-                }
+                self.check_named(d, id, (c, w), cs, chosen)?;
             }
         }
         self.check_unreserved(d)
+    }
+
+    /// The widths of a start against the job's: its processes when it
+    /// names them, any split of its size into widths of at least 1 when it
+    /// asks for no particular components (the policy splits it), or one
+    /// width per component. Returns whether the job is split by the policy.
+    fn check_widths(job: &JobView, d: &Start) -> Result<bool, Refusal> {
+        let flexible = job.components.is_empty();
+        if let Some(p) = d.processes {
+            Self::check_processes(job, p, &d.assignment)?;
+        } else if flexible {
+            let total: u64 = d.assignment.iter().map(|&(_, w)| w as u64).sum();
+            if total != job.size as u64 || d.assignment.iter().any(|&(_, w)| w == 0) {
+                return Err(Refusal::Split {
+                    job: job.id,
+                    given: d.assignment.iter().map(|&(_, w)| w).collect(),
+                    size: job.size,
+                });
+            }
+        } else if job.components.len() != d.assignment.len() {
+            return Err(Refusal::ComponentCount {
+                job: job.id,
+                given: d.assignment.len(),
+                wanted: job.components.len(),
+            });
+        }
+        Ok(flexible)
+    }
+
+    /// The processors a start names on cluster `c` for a component `w`
+    /// wide: as many as it is wide, each free and named once (a reserved
+    /// one only as the reservation allows).
+    fn check_named(
+        &self,
+        d: &Start,
+        id: u64,
+        (c, w): (ClusterIdx, u32),
+        cs: &ClusterState,
+        chosen: &[u32],
+    ) -> Result<(), Refusal> {
+        if chosen.len() != w as usize {
+            return Err(Refusal::NamedCount {
+                job: id,
+                cluster: c,
+                given: chosen.len(),
+                wanted: w,
+            });
+        }
+        for (n, &p) in chosen.iter().enumerate() {
+            if cs.owner.get(p as usize) == Some(&super::reservations::RESERVED) {
+                self.check_unreserved(d)?;
+            }
+            if cs.owner.get(p as usize) != Some(&0) || chosen[..n].contains(&p) {
+                return Err(Refusal::Taken {
+                    job: id,
+                    cluster: c,
+                    processor: p,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// A decision the engine would not carry out: counted, logged, and
@@ -130,13 +152,53 @@ impl Engine {
     pub(super) fn start(&mut self, d: &Start) -> Result<(), Refusal> {
         self.check_start(d)?;
         let now = self.now;
+        let inside = self.check_reserved_start(d)?;
+        let processors = self.take_processors(d, inside.is_some());
+        let placed = Placement {
+            from: now,
+            processors: self.numbered(&d.assignment, &processors),
+        };
+        self.hidden[d.job.0].held = inside;
+        self.hidden[d.job.0].placements = vec![placed];
+        let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
+        // The size first: a moldable job's processes load the links.
+        let fold = self.mold_start(d.job.0, d.processes, held);
+        let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
+        self.links_changed();
+        let job = &mut self.jobs[d.job.0];
+        job.state = JobState::Running;
+        job.start = now;
+        job.assignment = d.assignment.clone();
+        job.processors = processors;
+        job.rate = rate;
+        job.jumped_ahead = d.kind == StartKind::Ahead;
+        let h = &mut self.hidden[d.job.0];
+        h.rate_since = now;
+        h.held_since = now;
+        h.held_run = 0.0;
+        h.expired = false;
+        job.estimated_end = now.saturating_add(span(job.estimate, rate));
+        self.counters.started += 1;
+        if job.jumped_ahead {
+            self.counters.started_ahead += 1;
+        }
+        self.running.push(d.job);
+        self.schedule_completion(d.job);
+        Ok(())
+    }
+
+    /// Takes the processors of a checked start, per component: none inside
+    /// the job's reservation (it holds them), the ones named, or the
+    /// lowest-numbered free ones (outside every reservation, those not
+    /// reserved before the job's estimated end).
+    fn take_processors(&mut self, d: &Start, inside: bool) -> Vec<Vec<u32>> {
+        let now = self.now;
         let owner = d.job.0 as u32 + 1;
         let mut processors = Vec::with_capacity(d.assignment.len());
-        let inside = self.check_reserved_start(d)?;
         // Outside every reservation, the engine's own pick leaves out the
         // processors reserved before the job's estimated end.
         let avoid: Vec<Vec<u32>> =
-            if self.reservations.is_empty() || inside.is_some() || d.processors.is_some() {
+            if self.reservations.is_empty() || inside || d.processors.is_some() {
                 Vec::new()
             } else {
                 let job = &self.jobs[d.job.0];
@@ -152,7 +214,7 @@ impl Engine {
                     .collect()
             };
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
-            if inside.is_some() {
+            if inside {
                 // Inside its reservation: the reservation holds the
                 // processors, the job takes none of them.
                 let named = d.processors.as_ref().and_then(|ps| ps.get(i));
@@ -191,37 +253,7 @@ impl Engine {
             self.free[c as usize] -= w;
             processors.push(got);
         }
-        let placed = Placement {
-            from: now,
-            processors: self.numbered(&d.assignment, &processors),
-        };
-        self.hidden[d.job.0].held = inside;
-        self.hidden[d.job.0].placements = vec![placed];
-        let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
-        // The size first: a moldable job's processes load the links.
-        let fold = self.mold_start(d.job.0, d.processes, held);
-        let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
-        self.links_changed();
-        let job = &mut self.jobs[d.job.0];
-        job.state = JobState::Running;
-        job.start = now;
-        job.assignment = d.assignment.clone();
-        job.processors = processors;
-        job.rate = rate;
-        job.jumped_ahead = d.kind == StartKind::Ahead;
-        let h = &mut self.hidden[d.job.0];
-        h.rate_since = now;
-        h.held_since = now;
-        h.held_run = 0.0;
-        h.expired = false;
-        job.estimated_end = now.saturating_add(span(job.estimate, rate));
-        self.counters.started += 1;
-        if job.jumped_ahead {
-            self.counters.started_ahead += 1;
-        }
-        self.running.push(d.job);
-        self.schedule_completion(d.job);
-        Ok(())
+        processors
     }
 
     /// Processors held per cluster (`assignment`'s order) as the

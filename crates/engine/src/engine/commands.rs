@@ -141,7 +141,7 @@ pub const REFUSAL_RETRIES: u32 = 3;
 
 /// How many passes in a row at one instant that abort, reserve and start
 /// nothing a policy may ask to follow with another at the same instant
-/// ([`crate::sched::Policy::recheck_at`]). A policy's plan may change in a
+/// ([`crate::sched::Phased::recheck_at`]). A policy's plan may change in a
 /// pass that changes nothing in the engine and call for aborts in the
 /// next; one that keeps asking while nothing changes would hold the clock
 /// at that instant for ever, and is refused.
@@ -187,110 +187,12 @@ impl Engine {
 
     pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
         let outcome = match command {
-            Command::SetPolicy { policy } => {
-                let label = self.label_of(policy);
-                let unsupported = |reason| CommandError::PolicyUnsupported {
-                    policy: label.clone(),
-                    reason,
-                };
-                let p = (self.policies.build)(policy, &self.platform).map_err(unsupported)?;
-                // Every job waiting must be one the new policy can run.
-                let mut waiting: Vec<&JobView> = self
-                    .jobs
-                    .iter()
-                    .map(|(_, j)| j)
-                    .filter(|j| j.state == JobState::Queued)
-                    .collect();
-                waiting.sort_unstable_by_key(|j| j.arrival);
-                if let Some(reason) = waiting
-                    .iter()
-                    .find_map(|j| p.admits(j, &self.platform).err())
-                {
-                    return Err(unsupported(format!(
-                        "it could never run a job that waits: {reason}"
-                    )));
-                }
-                self.policy = p;
-                CommandOutcome {
-                    message: format!("policy is now {label}"),
-                }
-            }
-            Command::InjectJobs { jobs } => {
-                // A refused command numbers no job: the command log holds
-                // only the commands applied, and its replay must number
-                // the jobs it injects as the live run did.
-                let first = self.next_injected;
-                let mut specs = Vec::new();
-                for j in jobs {
-                    for _ in 0..j.count.max(1) {
-                        match self.injected_spec(j) {
-                            Ok(s) => specs.push(s),
-                            Err(e) => {
-                                self.next_injected = first;
-                                return Err(e);
-                            }
-                        }
-                    }
-                }
-                let mut ids: Vec<String> = Vec::new();
-                let mut rejected: Vec<String> = Vec::new();
-                for s in specs {
-                    let id = s.id;
-                    match self.enqueue(s) {
-                        None => ids.push(id.to_string()),
-                        Some(reason) => rejected.push(reason),
-                    }
-                }
-                let mut message = match ids.is_empty() {
-                    true => String::new(),
-                    false => format!("injected job {}", ids.join(", ")),
-                };
-                if !rejected.is_empty() {
-                    if !message.is_empty() {
-                        message.push_str("; ");
-                    }
-                    message.push_str(&format!(
-                        "rejected by {}: {}",
-                        self.policy_label(),
-                        rejected.join("; ")
-                    ));
-                }
-                CommandOutcome { message }
-            }
+            Command::SetPolicy { policy } => self.set_policy(policy)?,
+            Command::InjectJobs { jobs } => self.inject_jobs(jobs)?,
             Command::SetEstimateError {
                 estimates,
                 queued_too,
-            } => {
-                self.estimator.set_model(estimates.clone());
-                let scope = if *queued_too {
-                    for k in self.queue.iter() {
-                        let job = &mut self.jobs[k.0];
-                        let h = &self.hidden[k.0];
-                        job.estimate = self.estimator.estimate(&JobSpec {
-                            work: None,
-                            id: job.id,
-                            submit: job.submit,
-                            size: job.size,
-                            components: Vec::new(),
-                            runtime: h.runtime,
-                            estimate: h.trace_estimate,
-                            user: job.user,
-                            injected: job.injected,
-                            home: None,
-                            app: None,
-                            comm: job.comm,
-                            graph: None,
-                        });
-                    }
-                    self.queue_edits += 1;
-                    "for queued jobs and jobs that arrive from now on"
-                } else {
-                    "for jobs that arrive from now on"
-                };
-                CommandOutcome {
-                    message: format!("estimates are now {estimates} {scope}"),
-                }
-            }
+            } => self.set_estimate_error(estimates, *queued_too),
             Command::SetLinkBandwidth { link, abw } => self.set_link_bandwidth(link, *abw)?,
         };
         self.dirty = true;
@@ -301,6 +203,120 @@ impl Engine {
             }
         }
         Ok(outcome)
+    }
+
+    /// Switches to `policy`, if it can run every job that waits.
+    fn set_policy(&mut self, policy: &PolicySpec) -> Result<CommandOutcome, CommandError> {
+        let label = self.label_of(policy);
+        let unsupported = |reason| CommandError::PolicyUnsupported {
+            policy: label.clone(),
+            reason,
+        };
+        let p = (self.policies.build)(policy, &self.platform).map_err(unsupported)?;
+        // Every job waiting must be one the new policy can run.
+        let mut waiting: Vec<&JobView> = self
+            .jobs
+            .iter()
+            .map(|(_, j)| j)
+            .filter(|j| j.state == JobState::Queued)
+            .collect();
+        waiting.sort_unstable_by_key(|j| j.arrival);
+        if let Some(reason) = waiting
+            .iter()
+            .find_map(|j| p.admits(j, &self.platform).err())
+        {
+            return Err(unsupported(format!(
+                "it could never run a job that waits: {reason}"
+            )));
+        }
+        self.policy = p;
+        Ok(CommandOutcome {
+            message: format!("policy is now {label}"),
+        })
+    }
+
+    /// Injects `jobs`: runs those the policy can run and rejects, with
+    /// their reasons, those it never could; a job that is not one at all
+    /// refuses the whole command.
+    fn inject_jobs(&mut self, jobs: &[InjectJob]) -> Result<CommandOutcome, CommandError> {
+        // A refused command numbers no job: the command log holds
+        // only the commands applied, and its replay must number
+        // the jobs it injects as the live run did.
+        let first = self.next_injected;
+        let mut specs = Vec::new();
+        for j in jobs {
+            for _ in 0..j.count.max(1) {
+                match self.injected_spec(j) {
+                    Ok(s) => specs.push(s),
+                    Err(e) => {
+                        self.next_injected = first;
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        let mut ids: Vec<String> = Vec::new();
+        let mut rejected: Vec<String> = Vec::new();
+        for s in specs {
+            let id = s.id;
+            match self.enqueue(s) {
+                None => ids.push(id.to_string()),
+                Some(reason) => rejected.push(reason),
+            }
+        }
+        let mut message = match ids.is_empty() {
+            true => String::new(),
+            false => format!("injected job {}", ids.join(", ")),
+        };
+        if !rejected.is_empty() {
+            if !message.is_empty() {
+                message.push_str("; ");
+            }
+            message.push_str(&format!(
+                "rejected by {}: {}",
+                self.policy_label(),
+                rejected.join("; ")
+            ));
+        }
+        Ok(CommandOutcome { message })
+    }
+
+    /// Sets the estimate model for jobs that arrive from now on, and for
+    /// those that wait too when `queued_too`.
+    fn set_estimate_error(
+        &mut self,
+        estimates: &EstimateModel,
+        queued_too: bool,
+    ) -> CommandOutcome {
+        self.estimator.set_model(estimates.clone());
+        let scope = if queued_too {
+            for k in self.queue.iter() {
+                let job = &mut self.jobs[k.0];
+                let h = &self.hidden[k.0];
+                job.estimate = self.estimator.estimate(&JobSpec {
+                    work: None,
+                    id: job.id,
+                    submit: job.submit,
+                    size: job.size,
+                    components: Vec::new(),
+                    runtime: h.runtime,
+                    estimate: h.trace_estimate,
+                    user: job.user,
+                    injected: job.injected,
+                    home: None,
+                    app: None,
+                    comm: job.comm,
+                    graph: None,
+                });
+            }
+            self.queue_edits += 1;
+            "for queued jobs and jobs that arrive from now on"
+        } else {
+            "for jobs that arrive from now on"
+        };
+        CommandOutcome {
+            message: format!("estimates are now {estimates} {scope}"),
+        }
     }
 
     pub(super) fn injected_spec(&mut self, j: &InjectJob) -> Result<JobSpec, CommandError> {

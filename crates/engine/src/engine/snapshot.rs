@@ -307,6 +307,37 @@ fn queue_row(e: &Engine, k: crate::sched::JobKey, planned: Option<SimTime>) -> Q
 }
 
 pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> EngineSnapshot {
+    let (queue, plan) = queue_slice(e, window, watched);
+    let abw = e.link_bandwidth();
+    let load = e.link_load();
+    let running = running_rows(e, abw, &load);
+    let clusters = cluster_views(e);
+    EngineSnapshot {
+        now: e.now,
+        counters: e.counters,
+        policy: e.policy.spec().clone(),
+        policy_label: e.policy_label(),
+        policy_state: e.policy_state(),
+        estimates: e.estimator.model().to_string(),
+        estimate_model: e.estimator.model().clone(),
+        queue,
+        running,
+        clusters,
+        backfill: plan,
+        links: link_views(e, abw, &load),
+        reservations: earliest_reservations(e.reservations()),
+        reservations_total: e.reservations().len(),
+        done: e.is_done(),
+    }
+}
+
+/// The rows of the queue the console draws (`window`, the head and a
+/// watched job), with the policy's plan for them.
+fn queue_slice(
+    e: &Engine,
+    window: QueueWindow,
+    watched: Option<u64>,
+) -> (QueueSlice, Option<BackfillView>) {
     use crate::sched::JobKey;
     let view = e.view();
     let from = window.from.min(e.queue.len());
@@ -343,8 +374,11 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
         head: head.map(row),
         watched: watched.map(|(i, k)| (i, row(k))),
     };
-    let abw = e.link_bandwidth();
-    let load = e.link_load();
+    (queue, plan)
+}
+
+/// The running jobs, by start (then id).
+fn running_rows(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<RunningRow> {
     let mut running: Vec<RunningRow> = e
         .running
         .iter()
@@ -371,7 +405,7 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
                     crate::sched::slowdown::slowdown(
                         &e.platform,
                         abw,
-                        &load,
+                        load,
                         j.comm.as_ref(),
                         j.size,
                         &j.assignment,
@@ -382,6 +416,11 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
         })
         .collect();
     running.sort_by_key(|r| (r.start, r.id));
+    running
+}
+
+/// Each cluster with its cells of processors.
+fn cluster_views(e: &Engine) -> Vec<ClusterView> {
     // Cells from the running jobs' processors, never one per processor of
     // the platform: the work is that of the busy processors.
     let per_cell: Vec<u32> = e
@@ -413,8 +452,7 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
             }
         }
     }
-    let clusters = e
-        .platform
+    e.platform
         .clusters
         .iter()
         .zip(&e.clusters)
@@ -427,35 +465,24 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
             per_cell,
             cells,
         })
-        .collect();
-    EngineSnapshot {
-        now: e.now,
-        counters: e.counters,
-        policy: e.policy.spec().clone(),
-        policy_label: e.policy_label(),
-        policy_state: e.policy_state(),
-        estimates: e.estimator.model().to_string(),
-        estimate_model: e.estimator.model().clone(),
-        queue,
-        running,
-        clusters,
-        backfill: plan,
-        links: abw.map_or_else(Vec::new, |abw| {
-            e.platform
-                .clusters
-                .iter()
-                .zip(abw.iter().zip(&load))
-                .map(|(c, (&capacity, &demand))| LinkView {
-                    name: c.name.clone(),
-                    demand,
-                    capacity,
-                })
-                .collect()
-        }),
-        reservations: earliest_reservations(e.reservations()),
-        reservations_total: e.reservations().len(),
-        done: e.is_done(),
-    }
+        .collect()
+}
+
+/// Each cluster's link, its demand against its capacity (none on a
+/// platform without links).
+fn link_views(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<LinkView> {
+    abw.map_or_else(Vec::new, |abw| {
+        e.platform
+            .clusters
+            .iter()
+            .zip(abw.iter().zip(load))
+            .map(|(c, (&capacity, &demand))| LinkView {
+                name: c.name.clone(),
+                demand,
+                capacity,
+            })
+            .collect()
+    })
 }
 
 /// The first [`MAX_RESERVATIONS`] of `all` by start (then id).
