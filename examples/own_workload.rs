@@ -78,6 +78,7 @@ fn entry() -> WorkloadKindEntry {
         summary: "`burst` jobs of `size` processors and `runtime` seconds every `gap` seconds",
         keys: &["params"],
         needs_platform: true,
+        family: None,
         validate: |s, w, platform| {
             let params = w.params.as_ref().map(|p| p.get_ref());
             if let Some(key) = params.and_then(|p| {

@@ -1,4 +1,5 @@
-//! Runs of the two-site grid the way its paper runs them: each run ends
+//! Runs of the two-site grid the way its paper runs them, as scenarios
+//! through the ordinary runner (the `grid` kind's family of figures): each run ends
 //! when a number of jobs (120,000) have completed, and each point is the
 //! mean over replications with a 95 % confidence half-width.
 //!
@@ -13,16 +14,17 @@
 //! its response time by the time it held its processors, so a split
 //! gang's overhead is part of its service.
 
-use crate::engine::{Engine, EngineConfig};
+use crate::engine::Engine;
 use crate::metrics::Replicated;
-use crate::model::Platform;
 use crate::policy::grid::GridRules;
+use crate::runner::RunOptions;
+use crate::scenario::Scenario;
+use crate::scenario::kinds::{FamilyValues, Figure, FigureFamily, FigureFold};
 use crate::sched::{PolicyName, PolicySpec};
-use crate::workload::estimates::EstimateModel;
-use crate::workload::grid::{GangService, GangSizes, GridParams, GridWorkload};
-use crate::workload::rng::replication_seed;
-use rayon::prelude::*;
+use crate::workload::grid::{GangService, GangSizes, GridParams};
 use serde::Serialize;
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
 
 /// One point of the study.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,7 +92,81 @@ pub const GRID_FIGURES: [&str; 8] = [
     "backfilled",
 ];
 
+const fn figure(
+    name: &'static str,
+    label: &'static str,
+    decimals: usize,
+    column: Option<&'static str>,
+) -> Figure {
+    Figure {
+        name,
+        label,
+        decimals,
+        column,
+        unless_equal_to: None,
+    }
+}
+
+/// The `grid` kind's family of figures: local jobs, gangs weighted by size.
+pub static GRID_FAMILY: FigureFamily = FigureFamily {
+    name: "grid",
+    title: "two-site grid",
+    figures: &[
+        figure("rt", "local RT", 3, Some("RT")),
+        figure("sld", "local SLD", 3, Some("SLD")),
+        figure("wrt", "gang WRT", 3, Some("WRT")),
+        figure("wsld", "gang WSLD", 3, Some("WSLD")),
+        figure("gangs_finished_pct", "% gangs finished", 2, Some("% gangs")),
+        figure("utilization", "U (to the end)", 4, Some("U")),
+        // Held and computing differ only when gangs' tasks end apart.
+        Figure {
+            unless_equal_to: Some("utilization"),
+            ..figure("busy_utilization", "U computing", 4, Some("U busy"))
+        },
+        figure("backfilled", "backfilled locals", 0, None),
+    ],
+    columns: &[
+        "utilization",
+        "busy_utilization",
+        "gangs_finished_pct",
+        "rt",
+        "sld",
+        "wrt",
+        "wsld",
+    ],
+    fold: || Box::new(GridAcc::default()),
+};
+
+impl FigureFold for GridAcc {
+    fn record(&mut self, r: &crate::model::JobRecord) {
+        GridAcc::record(self, r);
+    }
+
+    fn values(&self, engine: &Engine) -> Vec<f64> {
+        let f = self.figures(engine);
+        GRID_FIGURES
+            .iter()
+            .map(|n| f.get(n).expect("a grid figure"))
+            .collect()
+    }
+}
+
 impl GridFigures {
+    /// The figures of one run as the runner reports the grid's family.
+    pub fn of(values: &FamilyValues) -> GridFigures {
+        let f = |n: &str| values.get(n).expect("a grid figure");
+        GridFigures {
+            rt: f("rt"),
+            sld: f("sld"),
+            wrt: f("wrt"),
+            wsld: f("wsld"),
+            gangs_finished_pct: f("gangs_finished_pct"),
+            utilization: f("utilization"),
+            busy_utilization: f("busy_utilization"),
+            backfilled: f("backfilled") as u64,
+        }
+    }
+
     /// A figure by its name in [`GRID_FIGURES`].
     pub fn get(&self, name: &str) -> Option<f64> {
         Some(match name {
@@ -107,40 +183,69 @@ impl GridFigures {
     }
 }
 
-/// Runs one replication of `point` under `seed`.
-pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
-    let mut platform = Platform::uniform(point.workload.sites as usize, point.per_site);
-    platform.split_overhead = point.split_overhead;
-    let policy = PolicySpec {
-        name: point.approach,
-        params: point.rules.to_params(),
-        ..PolicySpec::default()
-    };
-    let estimates = if point.error_percent > 0.0 {
-        EstimateModel::uniform_error(point.error_percent)
-    } else {
-        EstimateModel::exact()
-    };
-    let config = EngineConfig {
-        seed,
-        estimates,
-        ..EngineConfig::default()
-    };
-    let source = GridWorkload::new(point.workload.clone(), seed);
-    let mut engine = crate::simulation::engine(platform, Box::new(source), &policy, config)
-        .expect("grid policy builds");
-    let mut acc = GridAcc::default();
-    let mut done = 0u64;
-    while done < point.completed {
-        if engine.step().is_none() {
-            break;
+impl GridPoint {
+    /// The point as a scenario, so that the study runs through the
+    /// ordinary runner: `per_site` processors at each of the workload's
+    /// sites, its streams, the approach with its rules, the estimate error
+    /// and the run's end at `completed` jobs.
+    pub fn scenario(&self, replications: u32) -> Scenario {
+        let w = &self.workload;
+        let mut workload = toml::Table::new();
+        workload.insert("kind".into(), "grid".into());
+        workload.insert("local_rate".into(), w.local_rate.into());
+        workload.insert("gang_rate".into(), w.gang_rate.into());
+        workload.insert(
+            "gang_sizes".into(),
+            toml::Value::try_from(w.gang_sizes).expect("a name"),
+        );
+        workload.insert(
+            "gang_service".into(),
+            toml::Value::try_from(w.gang_service).expect("a name"),
+        );
+        workload.insert("mean_service".into(), w.mean_service.into());
+        workload.insert("split_overhead".into(), self.split_overhead.into());
+        let spec = PolicySpec {
+            name: self.approach,
+            params: self.rules.to_params(),
+            ..PolicySpec::default()
+        };
+        let mut estimates = toml::Table::new();
+        if self.error_percent > 0.0 {
+            estimates.insert("source".into(), "uniform-error".into());
+            estimates.insert("error_percent".into(), self.error_percent.into());
         }
-        for r in engine.drain_records() {
-            done += 1;
-            acc.record(&r);
-        }
+        let mut run = toml::Table::new();
+        run.insert("completions".into(), (self.completed as i64).into());
+        run.insert("replications".into(), i64::from(replications).into());
+        let mut platform = toml::Table::new();
+        platform.insert(
+            "shape".into(),
+            format!("{}x{}", w.sites, self.per_site).into(),
+        );
+        let mut file = toml::Table::new();
+        file.insert("name".into(), "grid-study-point".into());
+        file.insert("platform".into(), platform.into());
+        file.insert("workload".into(), workload.into());
+        file.insert(
+            "policy".into(),
+            toml::Value::try_from(&spec).expect("a policy"),
+        );
+        file.insert("estimates".into(), estimates.into());
+        file.insert("run".into(), run.into());
+        let text = toml::to_string(&file).expect("a table");
+        Scenario::parse(&text, "grid study point", Path::new("."), &[])
+            .unwrap_or_else(|e| panic!("a grid point is a scenario: {e}\n{text}"))
     }
-    acc.figures(&engine)
+}
+
+/// Runs `point` once under `seed` (a replication's seed), through the
+/// runner.
+pub fn run_once(point: &GridPoint, seed: u64) -> GridFigures {
+    let scenario = point.scenario(1);
+    let run =
+        crate::runner::run_seeded(&scenario, 0, seed, false, &AtomicU64::new(0), &mut |_| true)
+            .expect("a grid point runs");
+    GridFigures::of(run.family.as_ref().expect("grid figures"))
 }
 
 /// The grid figures of one run, folded in job by job.
@@ -225,12 +330,20 @@ pub struct GridSummary {
     pub runs: Vec<GridFigures>,
 }
 
-/// Runs `replications` of `point` from `seed` (replication seeds as the
-/// runner's), in parallel.
+/// Runs `replications` of `point` from `seed` through the runner, in
+/// parallel.
 pub fn replicate(point: &GridPoint, seed: u64, replications: u32) -> GridSummary {
-    let runs: Vec<GridFigures> = (0..replications)
-        .into_par_iter()
-        .map(|i| run_once(point, replication_seed(seed, i)))
+    let scenario = point.scenario(replications);
+    let opts = RunOptions {
+        seed: Some(seed),
+        ..RunOptions::default()
+    };
+    let result =
+        crate::runner::run(&scenario, &opts, &AtomicU64::new(0)).expect("a grid point runs");
+    let runs: Vec<GridFigures> = result
+        .replications
+        .iter()
+        .map(|r| GridFigures::of(r.family.as_ref().expect("grid figures")))
         .collect();
     let col = |f: fn(&GridFigures) -> f64| Replicated::of(&runs.iter().map(f).collect::<Vec<_>>());
     GridSummary {

@@ -5,6 +5,7 @@ use crate::engine::Counters;
 use crate::engine::Rejection;
 use crate::metrics::{Grouping, Replicated, Summary};
 use crate::model::{JobRecord, SimTime};
+use crate::scenario::kinds::{FamilyValues, FigureFamily};
 use crate::scenario::{Replications, Scenario, ScenarioError};
 use crate::workload::rng::replication_seed;
 use rayon::prelude::*;
@@ -30,8 +31,9 @@ pub struct ReplicationResult {
     pub summary: Summary,
     pub counters: Counters,
     pub records: Vec<JobRecord>,
-    /// The two-site grid's figures, for a `grid` workload.
-    pub grid: Option<crate::grid_study::GridFigures>,
+    /// The workload kind's own figures (the two-site grid's, for a `grid`
+    /// workload), if its kind has a family of them.
+    pub family: Option<FamilyValues>,
     /// Jobs the policy in force could never run, rejected when they
     /// arrived (the first [`crate::engine::KEPT_REJECTIONS`];
     /// `counters.rejected` counts them all).
@@ -143,13 +145,25 @@ pub fn run_replication_with(
     row: &mut dyn FnMut(&JobRecord) -> bool,
 ) -> Result<ReplicationResult, ScenarioError> {
     let seed = replication_seed(base_seed, index);
+    run_seeded(scenario, index, seed, keep_records, progress, row)
+}
+
+/// One run of `scenario` seeded with `seed` itself (a replication's seed,
+/// not the base it is derived from), numbered `index`; see
+/// [`run_replication_with`].
+pub fn run_seeded(
+    scenario: &Scenario,
+    index: u32,
+    seed: u64,
+    keep_records: bool,
+    progress: &AtomicU64,
+    row: &mut dyn FnMut(&JobRecord) -> bool,
+) -> Result<ReplicationResult, ScenarioError> {
     let mut engine = scenario.build_engine(seed, false)?;
     let mut metrics = scenario.new_metrics();
     let mut records = Vec::new();
-    let mut grid = scenario
-        .workload()
-        .downcast::<crate::workload::grid::GridParams>()
-        .map(|_| crate::grid_study::GridAcc::default());
+    let family = scenario.workload().family();
+    let mut fold = family.map(|f| (f.fold)());
     // With `[run] completions`, the run ends as soon as that many jobs
     // have completed, so records are read after every event.
     let stop = scenario.file.run.completions.map(|n| n.0 as u64);
@@ -168,8 +182,8 @@ pub fn run_replication_with(
         for r in engine.drain_records() {
             gone = gone || !row(&r);
             metrics.record(&r);
-            if let Some(g) = grid.as_mut() {
-                g.record(&r);
+            if let Some(f) = fold.as_mut() {
+                f.record(&r);
             }
             n += 1;
             if keep_records {
@@ -197,7 +211,10 @@ pub fn run_replication_with(
         summary: metrics.summary(),
         counters: engine.counters(),
         records,
-        grid: grid.map(|g| g.figures(&engine)),
+        family: family.zip(fold).map(|(family, f)| FamilyValues {
+            family,
+            values: f.values(&engine),
+        }),
         rejections: engine.rejections().to_vec(),
         timeline_refused: engine.timeline_refused().to_vec(),
         left: engine.jobs_left(),
@@ -343,9 +360,9 @@ pub struct ReplicatedSummary {
     /// The moldable figures (`long.response`, `moldable.folded` …), when
     /// the runs had moldable jobs.
     pub moldable: Vec<(String, Replicated)>,
-    /// The two-site grid's figures (empty unless the workload is `grid`),
-    /// in [`crate::grid_study::GRID_FIGURES`] order.
-    pub grid: Vec<(&'static str, Replicated)>,
+    /// The workload kind's own figures over replications (none unless its
+    /// kind has a family of them), in the family's order.
+    pub family: Option<(&'static FigureFamily, Vec<Replicated>)>,
 }
 
 /// The rows of one table over replications, matched by label (a label a
@@ -412,7 +429,7 @@ impl ReplicatedSummary {
             groups,
             users,
             moldable,
-            grid: Vec::new(),
+            family: None,
         }
     }
 
@@ -433,7 +450,16 @@ impl ReplicatedSummary {
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|&(_, r)| r),
-            ["grid", n] => self.grid.iter().find(|(g, _)| g == n).map(|&(_, r)| r),
+            [f, n]
+                if self
+                    .family
+                    .as_ref()
+                    .is_some_and(|(family, _)| family.name == *f) =>
+            {
+                let (family, values) = self.family.as_ref()?;
+                let i = family.figures.iter().position(|x| x.name == *n)?;
+                values.get(i).copied()
+            }
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
@@ -456,19 +482,23 @@ impl RunResult {
     pub fn summary(&self) -> ReplicatedSummary {
         let s: Vec<&Summary> = self.replications.iter().map(|r| &r.summary).collect();
         let mut out = ReplicatedSummary::of(&s);
-        let grid: Vec<&crate::grid_study::GridFigures> = self
+        let runs: Vec<&FamilyValues> = self
             .replications
             .iter()
-            .filter_map(|r| r.grid.as_ref())
+            .filter_map(|r| r.family.as_ref())
             .collect();
-        if !grid.is_empty() {
-            out.grid = crate::grid_study::GRID_FIGURES
-                .iter()
-                .map(|&n| {
-                    let xs: Vec<f64> = grid.iter().filter_map(|g| g.get(n)).collect();
-                    (n, Replicated::of(&xs))
+        if let Some(first) = runs.first() {
+            let family = first.family;
+            let values = (0..family.figures.len())
+                .map(|i| {
+                    let xs: Vec<f64> = runs
+                        .iter()
+                        .filter_map(|r| r.values.get(i).copied())
+                        .collect();
+                    Replicated::of(&xs)
                 })
                 .collect();
+            out.family = Some((family, values));
         }
         out
     }

@@ -3,7 +3,7 @@
 //! figures reported, exit-2 messages naming file, line and key, and a
 //! sweep whose rows carry the grid figures with half-widths.
 
-use schedscope::grid_study::{GridPoint, run_once};
+use schedscope::grid_study::{GridFigures, GridPoint, run_once};
 use schedscope::policy::PolicyName;
 use schedscope::runner::{RunOptions, run};
 use schedscope::scenario::Scenario;
@@ -70,7 +70,7 @@ fn a_run_ends_at_n_completions_and_reports_the_grid_figures() {
         "{}",
         rep.summary.jobs
     );
-    let g = rep.grid.expect("grid figures");
+    let g = GridFigures::of(rep.family.as_ref().expect("grid figures"));
     assert!(
         g.gangs_finished_pct > 80.0 && g.gangs_finished_pct <= 100.0,
         "{g:?}"

@@ -57,6 +57,7 @@ fn register() {
             summary: "one job every `gap` seconds",
             keys: &["params"],
             needs_platform: true,
+            family: None,
             validate: |s, w, _platform| {
                 let p = w.params.as_ref().map(|p| p.get_ref());
                 Ok(Validated::of(Steady {
@@ -183,6 +184,7 @@ fn the_catalog_refuses_a_taken_or_badly_spelt_name() {
         summary: "",
         keys: &[],
         needs_platform: true,
+        family: None,
         validate: |s, _, _| Err(s.invalid("never")),
     };
     for (name, says) in [

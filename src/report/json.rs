@@ -66,16 +66,16 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     if !s.moldable.is_empty() {
         metrics.insert("moldable".into(), moldable(&s.moldable));
     }
-    if !s.grid.is_empty() {
-        let mut grid = Map::new();
-        let mut ghw = Map::new();
-        for (name, r) in &s.grid {
-            put(&mut grid, &mut ghw, name, *r);
+    if let Some((family, values)) = &s.family {
+        let mut figures = Map::new();
+        let mut fhw = Map::new();
+        for (f, r) in family.figures.iter().zip(values) {
+            put(&mut figures, &mut fhw, f.name, *r);
         }
-        if !ghw.is_empty() {
-            grid.insert("half_width".into(), Value::Object(ghw));
+        if !fhw.is_empty() {
+            figures.insert("half_width".into(), Value::Object(fhw));
         }
-        metrics.insert("grid".into(), Value::Object(grid));
+        metrics.insert(family.name.into(), Value::Object(figures));
     }
     let policy = &scenario.file.policy;
     let platform = scenario.platform();

@@ -4,6 +4,7 @@ use crate::metrics::{Grouping, Replicated};
 use crate::policy::Catalogued;
 use crate::runner::{ReplicatedSummary, RunResult};
 use crate::scenario::Scenario;
+use crate::scenario::kinds::FigureFamily;
 use std::fmt::Write;
 
 /// `12.34` or `12.34 ± 0.56`.
@@ -43,9 +44,9 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         out.push('\n');
         out.push_str(&moldable(&s));
     }
-    if !s.grid.is_empty() {
+    if let Some((family, values)) = &s.family {
         out.push('\n');
-        out.push_str(&grid(&s));
+        out.push_str(&family_block(family, values));
     }
     for g in Grouping::ALL {
         out.push('\n');
@@ -106,31 +107,30 @@ pub fn overall(s: &ReplicatedSummary) -> String {
     out
 }
 
-/// The two-site grid's figures: local jobs, gangs weighted by size.
-pub fn grid(s: &ReplicatedSummary) -> String {
-    let f = |n: &str| {
-        s.figure(&format!("grid.{n}")).unwrap_or(Replicated {
-            mean: 0.0,
-            half_width: None,
-        })
+/// A workload kind's own figures, one per line under the family's title;
+/// a figure declared to be shown only where it differs from another is
+/// left out where they are equal.
+pub fn family_block(family: &FigureFamily, values: &[Replicated]) -> String {
+    let value = |name: &str| {
+        family
+            .figures
+            .iter()
+            .position(|f| f.name == name)
+            .and_then(|i| values.get(i).copied())
+            .unwrap_or(Replicated {
+                mean: 0.0,
+                half_width: None,
+            })
     };
-    let mut out = String::from("  two-site grid\n");
-    let _ = writeln!(out, "    local RT            {}", cell(f("rt"), 3));
-    let _ = writeln!(out, "    local SLD           {}", cell(f("sld"), 3));
-    let _ = writeln!(out, "    gang WRT            {}", cell(f("wrt"), 3));
-    let _ = writeln!(out, "    gang WSLD           {}", cell(f("wsld"), 3));
-    let _ = writeln!(
-        out,
-        "    % gangs finished    {}",
-        cell(f("gangs_finished_pct"), 2)
-    );
-    let _ = writeln!(out, "    U (to the end)      {}", cell(f("utilization"), 4));
-    // Held and computing differ only when gangs' tasks end apart.
-    let busy = f("busy_utilization");
-    if busy.mean != f("utilization").mean {
-        let _ = writeln!(out, "    U computing         {}", cell(busy, 4));
+    let mut out = format!("  {}\n", family.title);
+    for (f, &v) in family.figures.iter().zip(values) {
+        if f.unless_equal_to
+            .is_some_and(|other| value(other).mean == v.mean)
+        {
+            continue;
+        }
+        let _ = writeln!(out, "    {:<20}{}", f.label, cell(v, f.decimals));
     }
-    let _ = writeln!(out, "    backfilled locals   {}", cell(f("backfilled"), 0));
     out
 }
 

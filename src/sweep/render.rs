@@ -8,7 +8,9 @@
 use super::paired::{self, Paired, Pairing};
 use crate::metrics::Replicated;
 use crate::report::table::cell;
+use crate::scenario::kinds::FigureFamily;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// One row: a point's settings and its summary.
@@ -71,7 +73,7 @@ pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
         [n] | ["overall", n] => (summary.pointer("/metrics/overall")?, *n),
         ["moldable", n] => (summary.pointer("/metrics/moldable")?, *n),
         [c @ ("long" | "short"), n] => (summary.pointer(&format!("/metrics/moldable/{c}"))?, *n),
-        ["grid", n] => (summary.pointer("/metrics/grid")?, *n),
+        [family, n] if is_family(family) => (summary.pointer(&format!("/metrics/{family}"))?, *n),
         ["groups", g, label, n] => {
             let rows = summary.pointer(&format!("/metrics/groups/{g}"))?;
             let row = rows
@@ -114,20 +116,16 @@ pub fn render(report: Report, keys: &[String], rows: &[Row], paired: Option<&Pai
     }
 }
 
-/// The figures a table shows for these rows: (name, title, decimals).
-fn columns(rows: &[Row]) -> Vec<(&'static str, &'static str, usize)> {
-    if any_grid(rows) {
-        let mut cols = GRID_COLUMNS.to_vec();
-        // Held and computing differ only when gangs' tasks end apart.
-        if rows
-            .iter()
-            .any(|r| fig(r, "grid.busy_utilization").mean != fig(r, "grid.utilization").mean)
-        {
-            cols.insert(1, ("grid.busy_utilization", "U busy", 4));
-        }
-        return cols;
+/// A column of a sweep's table: the figure's dotted name, its title and
+/// its decimals.
+type Column = (Cow<'static, str>, &'static str, usize);
+
+/// The figures a table shows for these rows.
+fn columns(rows: &[Row]) -> Vec<Column> {
+    if let Some(family) = family_of(rows) {
+        return family_columns(family, rows);
     }
-    let mut cols: Vec<(&str, &str, usize)> = vec![
+    let mut cols: Vec<(&'static str, &'static str, usize)> = vec![
         ("jobs", "jobs", 0),
         ("art", "ART", 3),
         ("mean_wait", "mean wait", 3),
@@ -143,7 +141,9 @@ fn columns(rows: &[Row]) -> Vec<(&'static str, &'static str, usize)> {
     if rows.iter().any(has_moldable) {
         cols.extend(MOLDABLE_COLUMNS);
     }
-    cols
+    cols.into_iter()
+        .map(|(f, title, d)| (Cow::Borrowed(f), title, d))
+        .collect()
 }
 
 /// The paired differences as a second table: one line per point that is
@@ -153,7 +153,7 @@ fn columns(rows: &[Row]) -> Vec<(&'static str, &'static str, usize)> {
 fn paired_table(keys: &[String], rows: &[Row], p: &Paired) -> String {
     let cols: Vec<_> = columns(rows)
         .into_iter()
-        .filter(|(f, _, _)| *f != "jobs")
+        .filter(|(f, _, _)| f != "jobs")
         .collect();
     let mut out = String::new();
     let _ = writeln!(
@@ -246,12 +246,8 @@ fn csv_names(rows: &[Row]) -> Vec<String> {
     if rows.iter().any(has_moldable) {
         names.extend(MOLDABLE_COLUMNS.iter().map(|c| c.0.to_string()));
     }
-    if any_grid(rows) {
-        names.extend(
-            crate::grid_study::GRID_FIGURES
-                .iter()
-                .map(|n| format!("grid.{n}")),
-        );
+    if let Some(family) = family_of(rows) {
+        names.extend(family.names().map(|n| format!("{}.{n}", family.name)));
     }
     names
 }
@@ -363,23 +359,44 @@ pub fn table(keys: &[String], rows: &[Row]) -> String {
     table_of(keys, rows, columns(rows))
 }
 
-/// The columns of a sweep over two-site grid points: the paper's figures.
-const GRID_COLUMNS: [(&str, &str, usize); 6] = [
-    ("grid.utilization", "U", 4),
-    ("grid.gangs_finished_pct", "% gangs", 2),
-    ("grid.rt", "RT", 3),
-    ("grid.sld", "SLD", 3),
-    ("grid.wrt", "WRT", 3),
-    ("grid.wsld", "WSLD", 3),
-];
-
-/// Whether some point ran a two-site grid workload.
-fn any_grid(rows: &[Row]) -> bool {
-    rows.iter()
-        .any(|r| r.summary.pointer("/metrics/grid").is_some())
+/// Whether `name` is a workload kind's family of figures.
+fn is_family(name: &str) -> bool {
+    crate::scenario::kinds::all()
+        .iter()
+        .any(|k| k.family.is_some_and(|f| f.name == name))
 }
 
-fn table_of(keys: &[String], rows: &[Row], cols: Vec<(&str, &str, usize)>) -> String {
+/// The workload kind's family of figures some point reported (the
+/// two-site grid's), if any.
+fn family_of(rows: &[Row]) -> Option<&'static FigureFamily> {
+    crate::scenario::kinds::all()
+        .into_iter()
+        .filter_map(|k| k.family)
+        .find(|f| {
+            rows.iter()
+                .any(|r| r.summary.pointer(&format!("/metrics/{}", f.name)).is_some())
+        })
+}
+
+/// A family's columns: its figures with a column, in the family's column
+/// order, each shown only where some point needs it.
+fn family_columns(family: &FigureFamily, rows: &[Row]) -> Vec<Column> {
+    let dotted = |n: &str| format!("{}.{n}", family.name);
+    family
+        .columns
+        .iter()
+        .filter_map(|&n| family.figure(n))
+        .filter(|f| {
+            f.unless_equal_to.is_none_or(|other| {
+                rows.iter()
+                    .any(|r| fig(r, &dotted(f.name)).mean != fig(r, &dotted(other)).mean)
+            })
+        })
+        .filter_map(|f| Some((Cow::Owned(dotted(f.name)), f.column?, f.decimals)))
+        .collect()
+}
+
+fn table_of(keys: &[String], rows: &[Row], cols: Vec<Column>) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for k in keys {

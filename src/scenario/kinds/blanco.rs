@@ -27,6 +27,7 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
         "sigma",
     ],
     needs_platform: true,
+    family: None,
     validate: |s, w, platform| {
         let platform = need_platform(s, platform)?;
         Ok(Validated::of(blanco_params(s, w, platform)?))

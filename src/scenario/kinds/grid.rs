@@ -23,6 +23,7 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
         "split_overhead",
     ],
     needs_platform: true,
+    family: Some(&crate::grid_study::GRID_FAMILY),
     validate: |s, w, platform| {
         let mut platform = need_platform(s, platform)?.clone();
         let (params, overhead) = grid_params(s, w, &platform)?;
@@ -46,11 +47,8 @@ impl Workload for GridParams {
         true
     }
 
-    fn figures(&self) -> Vec<String> {
-        crate::grid_study::GRID_FIGURES
-            .iter()
-            .map(|n| format!("grid.{n}"))
-            .collect()
+    fn family(&self) -> Option<&'static super::FigureFamily> {
+        Some(&crate::grid_study::GRID_FAMILY)
     }
 }
 

@@ -51,6 +51,7 @@ pub(super) const JOBS: WorkloadKindEntry = WorkloadKindEntry {
     summary: "jobs written in the scenario, one [[workload.jobs]] entry each",
     keys: &["jobs"],
     needs_platform: true,
+    family: None,
     validate: |s, w, platform| {
         let platform = need_platform(s, platform)?;
         let jobs = match &w.jobs {
@@ -77,6 +78,7 @@ pub(super) const SWF: WorkloadKindEntry = WorkloadKindEntry {
     summary: "a Standard Workload Format trace (the Parallel Workloads Archive's)",
     keys: TRACE_KEYS,
     needs_platform: false,
+    family: None,
     validate: |s, w, platform| trace(s, w, TraceFormat::Swf, platform),
 };
 
@@ -85,6 +87,7 @@ pub(super) const BATSIM: WorkloadKindEntry = WorkloadKindEntry {
     summary: "a Batsim JSON workload (jobs with `delay` profiles)",
     keys: TRACE_KEYS,
     needs_platform: false,
+    family: None,
     validate: |s, w, platform| trace(s, w, TraceFormat::Batsim, platform),
 };
 

@@ -11,11 +11,13 @@
 //! jobs (no file is read again).
 
 mod blanco;
+pub mod figures;
 mod grid;
 pub(super) mod listed;
 mod moldable;
 mod ngubiri;
 
+pub use figures::{FamilyValues, Figure, FigureFamily, FigureFold};
 pub use listed::Listed;
 
 use super::schema::WorkloadSection;
@@ -67,7 +69,15 @@ pub trait Workload: fmt::Debug + Send + Sync + Any {
     /// The names of the figures beyond the common ones that runs of this
     /// workload report, for `[expect]` (e.g. `grid.wrt`).
     fn figures(&self) -> Vec<String> {
-        Vec::new()
+        self.family()
+            .map(|f| f.names().map(|n| format!("{}.{n}", f.name)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The kind's own family of figures, reported by every run beside the
+    /// common ones; none by default.
+    fn family(&self) -> Option<&'static FigureFamily> {
+        None
     }
 }
 
@@ -122,6 +132,10 @@ pub struct WorkloadKindEntry {
     /// Whether it needs `[platform]` (a trace brings its own machine).
     pub needs_platform: bool,
     pub validate: Validate,
+    /// Its own family of figures, if it has one (what its workloads'
+    /// [`Workload::family`] give): how a sweep's table finds the columns
+    /// of points that ran it.
+    pub family: Option<&'static FigureFamily>,
 }
 
 /// The built-in kinds, in the order messages list them.

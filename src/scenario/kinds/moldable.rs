@@ -26,6 +26,7 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
         "speedup",
     ],
     needs_platform: true,
+    family: None,
     validate: |s, w, platform| {
         let platform = need_platform(s, platform)?;
         Ok(Validated::of(moldable_params(s, w, platform)?))

@@ -25,6 +25,7 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
         "split",
     ],
     needs_platform: true,
+    family: None,
     validate,
 };
 
