@@ -41,6 +41,15 @@ struct Plan {
     stats: (u64, u64, f64, f64, f64),
 }
 
+/// Task graphs interwoven into one reservation, before it is backfilled.
+struct Woven {
+    r: tg::Reservation,
+    /// The graphs it took: (job, its placement in `r`).
+    placed: Vec<(JobKey, usize)>,
+    /// Their efficiencies after compaction, summed.
+    efficiency: f64,
+}
+
 pub struct Ar {
     spec: PolicySpec,
     interval: SimTime,
@@ -155,83 +164,20 @@ impl Ar {
         jobs: &[JobKey],
     ) -> Option<Reserve> {
         let first = view.job(graphs[0]).graph.clone()?;
-        let chosen: Vec<JobKey> = graphs
-            .iter()
-            .copied()
-            .filter(|&k| {
-                view.job(k)
-                    .graph
-                    .as_ref()
-                    .is_some_and(|g| g.family == first.family)
-            })
-            .take(self.group)
-            .collect();
         let total = view.platform.clusters[0].processors as usize;
         let width = (first.tpes as usize).clamp(1, total);
         let unit = first.unit.max(SimTime(1));
-        let mut r = tg::Reservation::new(width);
-        let mut placed = Vec::new();
-        let mut efficiency = 0.0;
-        for &k in &chosen {
-            let gj = view.job(k).graph.clone()?;
-            let c = tg::compact(&gj.graph, &gj.schedule, self.order);
-            if let Ok(i) = r.interweave(&gj.graph, &c) {
-                efficiency += c.efficiency(&gj.graph);
-                placed.push((k, i));
-            }
-        }
-        if placed.is_empty() {
-            return None;
-        }
-        let units = |t: SimTime| (t.0 as u64).div_ceil(unit.0 as u64);
-        let candidates: Vec<Candidate> = jobs
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| {
-                let j = view.job(k);
-                Candidate {
-                    job: i,
-                    width: j.size as usize,
-                    estimate: units(j.estimate).max(1),
-                }
-            })
-            .collect();
-        let filled = r.backfill(&candidates);
+        let Woven {
+            mut r,
+            placed,
+            efficiency,
+        } = self.interweave(view, graphs, first.family, width)?;
+        let filled = r.backfill(&backfill_candidates(view, jobs, unit));
         let len = SimTime(unit.0.saturating_mul(r.length() as i64));
         let (start, procs) = Ar::earliest(view, width, len)?;
         let at = |u: u64| start + SimTime(unit.0.saturating_mul(u as i64));
-        let mut entries = Vec::new();
-        let mut blocks = Vec::new();
-        for &(k, i) in &placed {
-            let j = view.job(k);
-            let p = &r.placements[i];
-            let mut ps: Vec<u32> = p.rows.iter().flatten().map(|&q| procs[q]).collect();
-            ps.sort_unstable();
-            entries.push((j.id, at(p.offset), ps));
-        }
-        for f in &filled {
-            let j = view.job(jobs[f.job]);
-            entries.push((
-                j.id,
-                at(f.start),
-                f.procs.iter().map(|&q| procs[q]).collect(),
-            ));
-        }
-        for (q, row) in r.busy.iter().enumerate() {
-            for b in row {
-                let (job, graph) = match b.who {
-                    tg::Occupant::Subtask { graph, .. } => (view.job(placed[graph].0).id, true),
-                    tg::Occupant::Job { job } => (view.job(jobs[job]).id, false),
-                };
-                blocks.push(ReservedBlock {
-                    processor: procs[q],
-                    start: at(b.start),
-                    end: at(b.end),
-                    job,
-                    graph,
-                });
-            }
-        }
+        let entries = plan_entries(view, &r, &placed, &filled, jobs, &procs, &at);
+        let blocks = plan_blocks(view, &r, &placed, jobs, &procs, &at);
         let holds: Vec<u64> = entries.iter().map(|e| e.0).collect();
         let backfill_secs = r.backfill_time() as f64 * unit.as_secs_f64();
         self.plans.push(Plan {
@@ -256,6 +202,48 @@ impl Ar {
             start,
             finish: start + len,
             holds,
+        })
+    }
+
+    /// Up to `group` of the waiting `graphs` of `family`, in arrival
+    /// order, each rearranged and compacted, interwoven on `width`
+    /// processors. `None` when it took none.
+    fn interweave(
+        &self,
+        view: &SystemView<'_>,
+        graphs: &[JobKey],
+        family: u32,
+        width: usize,
+    ) -> Option<Woven> {
+        let chosen: Vec<JobKey> = graphs
+            .iter()
+            .copied()
+            .filter(|&k| {
+                view.job(k)
+                    .graph
+                    .as_ref()
+                    .is_some_and(|g| g.family == family)
+            })
+            .take(self.group)
+            .collect();
+        let mut r = tg::Reservation::new(width);
+        let mut placed = Vec::new();
+        let mut efficiency = 0.0;
+        for &k in &chosen {
+            let gj = view.job(k).graph.clone()?;
+            let c = tg::compact(&gj.graph, &gj.schedule, self.order);
+            if let Ok(i) = r.interweave(&gj.graph, &c) {
+                efficiency += c.efficiency(&gj.graph);
+                placed.push((k, i));
+            }
+        }
+        if placed.is_empty() {
+            return None;
+        }
+        Some(Woven {
+            r,
+            placed,
+            efficiency,
         })
     }
 
@@ -361,32 +349,11 @@ impl Ar {
             .collect();
         v
     }
-}
 
-impl Phased for Ar {
-    fn spec(&self) -> &PolicySpec {
-        &self.spec
-    }
-
-    fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<crate::sched::Abort>) {}
-
-    fn reserve(&mut self, view: &SystemView<'_>, out: &mut Vec<Reserve>) {
-        self.now = view.now;
-        if view.now < self.next_tick {
-            return;
-        }
-        let (graphs, jobs) = self.waiting(view);
-        if graphs.is_empty() {
-            return;
-        }
-        let grid = self.interval.0;
-        self.next_tick = SimTime((view.now.0 / grid + 1).saturating_mul(grid));
-        if let Some(r) = self.request(view, &graphs, &jobs) {
-            out.push(r);
-        }
-    }
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    /// One decision point: the plans the engine granted stay (a refused one
+    /// is dropped: its jobs wait again), the jobs whose planned start has come
+    /// start, and the independent jobs are scheduled around the reservations.
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.now = view.now;
         // The plans the engine granted stay; a refused one is dropped (its
         // jobs wait again).
@@ -429,6 +396,111 @@ impl Phased for Ar {
         let (graphs, jobs) = self.waiting(view);
         self.waiting_graphs = graphs.len();
         self.independent(view, &jobs, out);
+    }
+}
+
+/// The waiting independent `jobs` as backfill candidates of a
+/// reservation, their estimates rounded up to whole `unit`s (at least one).
+fn backfill_candidates(view: &SystemView<'_>, jobs: &[JobKey], unit: SimTime) -> Vec<Candidate> {
+    let units = |t: SimTime| (t.0 as u64).div_ceil(unit.0 as u64);
+    jobs.iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let j = view.job(k);
+            Candidate {
+                job: i,
+                width: j.size as usize,
+                estimate: units(j.estimate).max(1),
+            }
+        })
+        .collect()
+}
+
+/// When and where each job of a reservation starts (job id, start,
+/// processors): the graphs `placed`, then the backfilled jobs, its rows
+/// on the processors `procs` and its units at times `at`.
+fn plan_entries(
+    view: &SystemView<'_>,
+    r: &tg::Reservation,
+    placed: &[(JobKey, usize)],
+    filled: &[tg::Filled],
+    jobs: &[JobKey],
+    procs: &[u32],
+    at: &impl Fn(u64) -> SimTime,
+) -> Vec<(u64, SimTime, Vec<u32>)> {
+    let mut entries = Vec::new();
+    for &(k, i) in placed {
+        let j = view.job(k);
+        let p = &r.placements[i];
+        let mut ps: Vec<u32> = p.rows.iter().flatten().map(|&q| procs[q]).collect();
+        ps.sort_unstable();
+        entries.push((j.id, at(p.offset), ps));
+    }
+    for f in filled {
+        let j = view.job(jobs[f.job]);
+        entries.push((
+            j.id,
+            at(f.start),
+            f.procs.iter().map(|&q| procs[q]).collect(),
+        ));
+    }
+    entries
+}
+
+/// A reservation's busy blocks as the console draws them, its rows on the
+/// processors `procs` and its units at times `at`.
+fn plan_blocks(
+    view: &SystemView<'_>,
+    r: &tg::Reservation,
+    placed: &[(JobKey, usize)],
+    jobs: &[JobKey],
+    procs: &[u32],
+    at: &impl Fn(u64) -> SimTime,
+) -> Vec<ReservedBlock> {
+    let mut blocks = Vec::new();
+    for (q, row) in r.busy.iter().enumerate() {
+        for b in row {
+            let (job, graph) = match b.who {
+                tg::Occupant::Subtask { graph, .. } => (view.job(placed[graph].0).id, true),
+                tg::Occupant::Job { job } => (view.job(jobs[job]).id, false),
+            };
+            blocks.push(ReservedBlock {
+                processor: procs[q],
+                start: at(b.start),
+                end: at(b.end),
+                job,
+                graph,
+            });
+        }
+    }
+    blocks
+}
+
+impl Phased for Ar {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, _: &SystemView<'_>, _: &mut Vec<crate::sched::Abort>) {}
+
+    fn reserve(&mut self, view: &SystemView<'_>, out: &mut Vec<Reserve>) {
+        self.now = view.now;
+        if view.now < self.next_tick {
+            return;
+        }
+        let (graphs, jobs) = self.waiting(view);
+        if graphs.is_empty() {
+            return;
+        }
+        let grid = self.interval.0;
+        self.next_tick = SimTime((view.now.0 / grid + 1).saturating_mul(grid));
+        if let Some(r) = self.request(view, &graphs, &jobs) {
+            out.push(r);
+        }
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.starts(view, out);
     }
 
     fn recheck_at(&self, _: &SystemView<'_>) -> Option<SimTime> {

@@ -25,13 +25,13 @@
 //! cluster: the strategies decide how to split jobs that leave their split
 //! to the scheduler, and PAS's package ends before such a job.
 
-use super::package_mip::{self, PackageJob, most_powerful};
+use super::package_mip::{self, PackageJob, PackageSolution, most_powerful};
 use super::package_view::PackageView;
 use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
-use crate::sched::Assignment;
 use crate::sched::slowdown;
+use crate::sched::{Assignment, JobKey};
 
 /// The share of a job's tasks CBS puts on one cluster.
 pub const CBS_CHUNK: f64 = 0.75;
@@ -127,43 +127,13 @@ impl CoAlloc {
         }
     }
 
+    /// PAS: the jobs at the head that ask for their own components start
+    /// as they ask; then the package behind them is placed as a whole.
     fn package(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-        // Jobs at the head that ask for their own components start as they
-        // ask, while they fit.
-        let mut free = view.free.to_vec();
-        let mut from = 0;
-        while let Some(&key) = view.queue.get(from) {
-            let job = view.job(key);
-            if job.components.is_empty() {
-                break;
-            }
-            let Some(a) = as_requested(&job.components, &free) else {
-                return;
-            };
-            for &(c, w) in &a {
-                free[c as usize] -= w;
-            }
-            out.push(Start {
-                job: key,
-                assignment: a,
-                kind: StartKind::Head,
-                processors: None,
-                processes: None,
-            });
-            from += 1;
-        }
-        let free = free;
-        let total: u64 = free.iter().map(|&f| f as u64).sum();
-        let mut used = 0u64;
-        let keys: Vec<_> = view.queue[from..]
-            .iter()
-            .copied()
-            .take_while(|&k| {
-                let j = view.job(k);
-                used += j.size as u64;
-                j.components.is_empty() && used <= total
-            })
-            .collect();
+        let Some((free, from)) = start_as_requested(view, out) else {
+            return;
+        };
+        let keys = package_of(view, &free, from);
         if keys.is_empty() {
             return;
         }
@@ -178,17 +148,7 @@ impl CoAlloc {
                 }
             })
             .collect();
-        let n = view.platform.clusters.len();
-        let abw = view
-            .platform
-            .network
-            .as_ref()
-            .map_or_else(|| vec![f64::INFINITY; n], |net| net.abw.clone());
-        let mut base = vec![0.0; n];
-        for &k in view.running {
-            let j = view.job(k);
-            slowdown::add_demand(&mut base, j.comm.as_ref(), j.size, &j.assignment);
-        }
+        let (abw, base) = link_loads(view);
         let started = std::time::Instant::now();
         let sol = package_mip::allocate(
             view.platform,
@@ -200,6 +160,27 @@ impl CoAlloc {
             PAS_NODE_LIMIT,
         );
         let solve_micros = started.elapsed().as_micros() as u64;
+        self.note_package(view, &keys, &sol, solve_micros);
+        for (&key, a) in keys.iter().zip(sol.assignments) {
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+        }
+    }
+
+    /// Keeps what the console shows of the package just placed (`keys`,
+    /// placed by `sol` in `solve_micros`), with the run's counts.
+    fn note_package(
+        &mut self,
+        view: &SystemView<'_>,
+        keys: &[JobKey],
+        sol: &PackageSolution,
+        solve_micros: u64,
+    ) {
         let (packages, limited, fallbacks) = tally(self.last.as_ref(), sol.optimal, sol.fallback);
         self.last = Some(PackageView {
             at: view.now,
@@ -217,16 +198,68 @@ impl CoAlloc {
             limited,
             fallbacks,
         });
-        for (&key, a) in keys.iter().zip(sol.assignments) {
-            out.push(Start {
-                job: key,
-                assignment: a,
-                kind: StartKind::Head,
-                processors: None,
-                processes: None,
-            });
-        }
     }
+}
+
+/// Starts the jobs at the head that ask for their own components, as they
+/// ask, while they fit: the processors free after them and the queue
+/// position after them; `None` when one does not fit (the head waits).
+fn start_as_requested(view: &SystemView<'_>, out: &mut Vec<Start>) -> Option<(Vec<u32>, usize)> {
+    let mut free = view.free.to_vec();
+    let mut from = 0;
+    while let Some(&key) = view.queue.get(from) {
+        let job = view.job(key);
+        if job.components.is_empty() {
+            break;
+        }
+        let a = as_requested(&job.components, &free)?;
+        for &(c, w) in &a {
+            free[c as usize] -= w;
+        }
+        out.push(Start {
+            job: key,
+            assignment: a,
+            kind: StartKind::Head,
+            processors: None,
+            processes: None,
+        });
+        from += 1;
+    }
+    Some((free, from))
+}
+
+/// The package: the queued jobs from position `from`, in order, that leave
+/// their split to the scheduler and whose tasks together fit the `free`
+/// processors.
+fn package_of(view: &SystemView<'_>, free: &[u32], from: usize) -> Vec<JobKey> {
+    let total: u64 = free.iter().map(|&f| f as u64).sum();
+    let mut used = 0u64;
+    view.queue[from..]
+        .iter()
+        .copied()
+        .take_while(|&k| {
+            let j = view.job(k);
+            used += j.size as u64;
+            j.components.is_empty() && used <= total
+        })
+        .collect()
+}
+
+/// Each link's available bandwidth (unlimited without a network) and its
+/// load from the running jobs.
+fn link_loads(view: &SystemView<'_>) -> (Vec<f64>, Vec<f64>) {
+    let n = view.platform.clusters.len();
+    let abw = view
+        .platform
+        .network
+        .as_ref()
+        .map_or_else(|| vec![f64::INFINITY; n], |net| net.abw.clone());
+    let mut base = vec![0.0; n];
+    for &k in view.running {
+        let j = view.job(k);
+        slowdown::add_demand(&mut base, j.comm.as_ref(), j.size, &j.assignment);
+    }
+    (abw, base)
 }
 
 /// The run's package counts (packages, solves stopped by the limit before

@@ -115,35 +115,13 @@ impl Easy {
     }
 
     /// One decision point (see the module's documentation).
-    fn decide(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
         self.started.clear();
         self.plan = BackfillView::default();
         let scanned = self.scanned.take();
-        // Start jobs in queue order while the head fits.
-        let mut head = 0;
-        while head < view.queue.len() {
-            let key = view.queue[head];
-            let Some(a) = self
-                .placement
-                .place(&view.job(key).widths(view.platform), &self.free)
-            else {
-                break;
-            };
-            for &(c, w) in &a {
-                self.free[c as usize] -= w;
-            }
-            self.started.push((key, a.clone()));
-            out.push(Start {
-                job: key,
-                assignment: a,
-                kind: StartKind::Head,
-                processors: None,
-                processes: None,
-            });
-            head += 1;
-        }
+        let head = self.start_heads(view, out);
         if head >= view.queue.len() {
             return;
         }
@@ -176,27 +154,82 @@ impl Easy {
             .all(|w| w[0].speed == w[1].speed);
         let mut within = vec![0u32; self.free.len()];
         if view.platform.clusters.len() == 1 && self.spec.order == BackfillOrder::Arrival {
-            // One cluster in arrival order: the compact copy of the queue
-            // skips the jobs that cannot start without looking them up.
-            self.sync_queue(view);
-            let q = self.queue.take().expect("synced");
-            let head_arrival = view.job(head_key).arrival;
-            let mut i = q.arrivals.partition_point(|&a| a <= head_arrival);
-            while self.free[0] > 0 {
-                let (f, x) = (self.free[0], self.free[0].min(r.extra[0]));
-                let Some(j) = q.next_candidate(i, f, x, view.now.0, r.shadow.0) else {
-                    break;
-                };
-                self.try_backfill(view, q.keys[j], &mut r, &mut within, one_speed, out);
-                i = j + 1;
-            }
-            self.queue = Some(q);
+            self.backfill_arrivals(view, head_key, &mut r, &mut within, one_speed, out);
             self.scanned = None;
-            self.plan.extra = r.extra;
-            return;
+        } else {
+            self.backfill_in_order(view, head, &mut r, &mut within, one_speed, out);
         }
-        // Backfill the rest in the configured order.
-        let first = self.first_untried(view, head, &r);
+        self.plan.extra = r.extra;
+    }
+
+    /// Starts jobs in queue order while the head fits; the queue position
+    /// of the first that does not (the queue's length if all started).
+    fn start_heads(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) -> usize {
+        let mut head = 0;
+        while head < view.queue.len() {
+            let key = view.queue[head];
+            let Some(a) = self
+                .placement
+                .place(&view.job(key).widths(view.platform), &self.free)
+            else {
+                break;
+            };
+            for &(c, w) in &a {
+                self.free[c as usize] -= w;
+            }
+            self.started.push((key, a.clone()));
+            out.push(Start {
+                job: key,
+                assignment: a,
+                kind: StartKind::Head,
+                processors: None,
+                processes: None,
+            });
+            head += 1;
+        }
+        head
+    }
+
+    /// Backfills on one cluster in arrival order behind the head
+    /// `head_key`: the compact copy of the queue skips the jobs that cannot
+    /// start without looking them up.
+    fn backfill_arrivals(
+        &mut self,
+        view: &SystemView<'_>,
+        head_key: JobKey,
+        r: &mut Reservation,
+        within: &mut [u32],
+        one_speed: bool,
+        out: &mut Vec<Start>,
+    ) {
+        self.sync_queue(view);
+        let q = self.queue.take().expect("synced");
+        let head_arrival = view.job(head_key).arrival;
+        let mut i = q.arrivals.partition_point(|&a| a <= head_arrival);
+        while self.free[0] > 0 {
+            let (f, x) = (self.free[0], self.free[0].min(r.extra[0]));
+            let Some(j) = q.next_candidate(i, f, x, view.now.0, r.shadow.0) else {
+                break;
+            };
+            self.try_backfill(view, q.keys[j], r, within, one_speed, out);
+            i = j + 1;
+        }
+        self.queue = Some(q);
+    }
+
+    /// Backfills behind the head at queue position `head` in the
+    /// configured order, from the first job not turned away before, and
+    /// notes what the scan ended with (on clusters of one speed).
+    fn backfill_in_order(
+        &mut self,
+        view: &SystemView<'_>,
+        head: usize,
+        r: &mut Reservation,
+        within: &mut [u32],
+        one_speed: bool,
+        out: &mut Vec<Start>,
+    ) {
+        let first = self.first_untried(view, head, r);
         self.candidates.clear();
         self.candidates.extend(first..view.queue.len());
         self.spec.order.sort(view, &mut self.candidates);
@@ -205,7 +238,7 @@ impl Easy {
             if self.free.iter().all(|&f| f == 0) {
                 break;
             }
-            self.try_backfill(view, view.queue[i], &mut r, &mut within, one_speed, out);
+            self.try_backfill(view, view.queue[i], r, within, one_speed, out);
         }
         self.candidates = candidates;
         self.scanned = one_speed.then(|| Scanned {
@@ -222,7 +255,6 @@ impl Easy {
                 .collect(),
             started: out.iter().map(|d| view.job(d.job).arrival).collect(),
         });
-        self.plan.extra = r.extra;
     }
 
     /// Starts `key` ahead of the head if it ends by the shadow time (on any
@@ -422,7 +454,7 @@ impl Phased for Easy {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let before = out.len();
-        self.decide(view, out);
+        self.starts(view, out);
         if let Some(q) = &mut self.queue {
             q.pending
                 .extend(out[before..].iter().map(|d| view.job(d.job).arrival));

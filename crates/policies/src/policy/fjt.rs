@@ -340,34 +340,11 @@ impl Fjt {
             }));
         }
     }
-}
 
-impl Phased for Fjt {
-    fn spec(&self) -> &PolicySpec {
-        &self.spec
-    }
-
-    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
-
-    fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
-        let Some(app) = &job.app else {
-            return crate::sched::admits_widths(job, platform);
-        };
-        // A moldable job runs on one cluster: the largest must hold the
-        // fewest processors it may start on.
-        let largest = platform.largest_cluster();
-        match self.size(job, largest, self.mpl(job)) {
-            Some(_) => Ok(()),
-            None => Err(format!(
-                "moldable job {} needs at least {} processors on one cluster (sizes {:?}); the largest cluster has {largest}",
-                job.id,
-                self.need(job),
-                app.sizes
-            )),
-        }
-    }
-
-    fn reshape(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+    /// Aborts or folds expired backfilled jobs (by the `backfill` rule) when
+    /// that lets the waiting head start; with nothing queued, expands the
+    /// running jobs onto free processors.
+    fn make_room_for_head(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
         let Some(&head) = view.queue.first() else {
             if view.free.iter().any(|&f| f > 0) {
                 self.expand(view, out);
@@ -428,7 +405,10 @@ impl Phased for Fjt {
         }
     }
 
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    /// One decision point: jobs start in queue order, each sized at its
+    /// start, while they fit; then, with backfilling, later jobs start if they
+    /// end by the head's shadow time or fit in the extra processors.
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.plan = None;
         let mut free = view.free.to_vec();
         let mut started: Vec<(SimTime, u32)> = Vec::new();
@@ -490,6 +470,40 @@ impl Phased for Fjt {
                 processes: p,
             });
         }
+    }
+}
+
+impl Phased for Fjt {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Abort>) {}
+
+    fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
+        let Some(app) = &job.app else {
+            return crate::sched::admits_widths(job, platform);
+        };
+        // A moldable job runs on one cluster: the largest must hold the
+        // fewest processors it may start on.
+        let largest = platform.largest_cluster();
+        match self.size(job, largest, self.mpl(job)) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "moldable job {} needs at least {} processors on one cluster (sizes {:?}); the largest cluster has {largest}",
+                job.id,
+                self.need(job),
+                app.sizes
+            )),
+        }
+    }
+
+    fn reshape(&mut self, view: &SystemView<'_>, out: &mut Vec<Decision>) {
+        self.make_room_for_head(view, out);
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.starts(view, out);
     }
 
     fn recheck_at(&self, _view: &SystemView<'_>) -> Option<SimTime> {

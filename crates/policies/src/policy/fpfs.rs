@@ -43,27 +43,11 @@ impl Fpfs {
             _ => 0,
         }
     }
-}
 
-impl Phased for Fpfs {
-    fn spec(&self) -> &PolicySpec {
-        &self.spec
-    }
-
-    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
-        let state = self.state(view);
-        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
-    }
-
-    /// Never: FPFS reserves nothing for its head, so its aborts are due at
-    /// every decision point (an expired job's expiry is one) and there is
-    /// no reservation to wake for. (The shared rule returns `None` for any
-    /// state but a backfilling head's.)
-    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<crate::model::SimTime> {
-        None
-    }
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+    /// One decision point: jobs start in queue order while they fit, and a
+    /// job that fits starts ahead of a head that does not while the head has
+    /// been jumped fewer than maxJumps times.
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
         // Index of the current head among `view.queue`. The scan goes
@@ -114,6 +98,29 @@ impl Phased for Fpfs {
         } else {
             self.head = None;
         }
+    }
+}
+
+impl Phased for Fpfs {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    /// Never: FPFS reserves nothing for its head, so its aborts are due at
+    /// every decision point (an expired job's expiry is one) and there is
+    /// no reservation to wake for. (The shared rule returns `None` for any
+    /// state but a backfilling head's.)
+    fn recheck_at(&self, _view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        None
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.starts(view, out);
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {

@@ -86,81 +86,13 @@ pub fn solve(
     jobs: &[PackageJob],
     node_limit: u64,
 ) -> PackageSolution {
-    let nc = free.len();
     let mut vars = ProblemVariables::new();
-    // z[j][k][t]
-    let mut z: Vec<Vec<Vec<Variable>>> = Vec::with_capacity(jobs.len());
-    for j in jobs {
-        z.push(
-            (0..nc)
-                .map(|k| {
-                    (0..=j.size.min(free[k]))
-                        .map(|_| vars.add(variable().binary()))
-                        .collect()
-                })
-                .collect(),
-        );
-    }
+    let z = task_counts(&mut vars, free, jobs);
     let sp: Vec<Variable> = jobs.iter().map(|_| vars.add(variable().min(0.0))).collect();
     let sc: Vec<Variable> = jobs.iter().map(|_| vars.add(variable().min(1.0))).collect();
-    // Estimates scaled to at most 1 keep the coefficients tame.
-    let scale = jobs
-        .iter()
-        .map(|j| j.estimate)
-        .fold(0.0, f64::max)
-        .max(1e-9);
-    let mut goal = Expression::from(0.0);
-    for (i, j) in jobs.iter().enumerate() {
-        let sigma = j.comm.map_or(1.0, |c| c.sigma);
-        let e = j.estimate / scale;
-        goal += (e * sigma) * sp[i] + (e * (1.0 - sigma)) * sc[i];
-    }
-    let mut model = vars.minimise(goal).using(microlp);
-    let demand = |j: &PackageJob, t: u32| j.comm.map_or(0.0, |c| link_demand(c.pnbw, j.size, t));
-    for (i, j) in jobs.iter().enumerate() {
-        let mut tasks = Expression::from(0.0);
-        for (k, zs) in z[i].iter().enumerate() {
-            model = model.with(zs.iter().fold(Expression::from(0.0), |e, &v| e + v).eq(1.0));
-            for (t, &v) in zs.iter().enumerate() {
-                tasks += (t as f64) * v;
-            }
-            let inv_gamma = 1.0 / platform.clusters[k].speed;
-            model = model.with((Expression::from(sp[i]) + inv_gamma * zs[0]).geq(inv_gamma));
-        }
-        model = model.with(tasks.eq(j.size as f64));
-    }
-    for k in 0..nc {
-        let mut used = Expression::from(0.0);
-        let mut load = Expression::from(base[k]);
-        let mut most = base[k];
-        for (i, j) in jobs.iter().enumerate() {
-            let mut top: f64 = 0.0;
-            for (t, &v) in z[i][k].iter().enumerate() {
-                used += (t as f64) * v;
-                let d = demand(j, t as u32);
-                if d > 0.0 {
-                    load += d * v;
-                    top = top.max(d);
-                }
-            }
-            most += top;
-        }
-        model = model.with(used.leq(free[k] as f64));
-        let big_m = (most / abw[k] - 1.0).max(0.0);
-        for (i, j) in jobs.iter().enumerate() {
-            if j.comm.is_none_or(|c| c.sigma >= 1.0) || j.size < 2 {
-                continue;
-            }
-            // SC_i ≥ L_k/ABW_k − M·(1 − u_ik), u_ik = Σ_{0<t<n} z.
-            let mut rhs = load.clone() * (1.0 / abw[k]) - big_m;
-            for (t, &v) in z[i][k].iter().enumerate() {
-                if t > 0 && (t as u32) < j.size {
-                    rhs += big_m * v;
-                }
-            }
-            model = model.with(Expression::from(sc[i]).geq(rhs));
-        }
-    }
+    let mut model = vars.minimise(goal(jobs, &sp, &sc)).using(microlp);
+    place_every_task(&mut model, platform, jobs, &z, &sp);
+    load_the_links(&mut model, abw, base, free, jobs, &z, &sc);
     let mut options = microlp::SolveOptions::default();
     options.node_limit = Some(node_limit);
     let outcome = model.as_inner().solve_with(options);
@@ -178,9 +110,133 @@ pub fn solve(
     // Good_lp hands its variables to microlp in the order they were
     // added: the z variables first, job by job, cluster by cluster.
     let values: Vec<f64> = sol.iter().map(|(_, v)| v).collect();
-    let mut next = 0usize;
-    let assignments: Vec<Assignment> = z
+    let assignments = read_task_counts(&z, &values);
+    PackageSolution {
+        objective: objective(platform, abw, base, jobs, &assignments),
+        assignments,
+        optimal: sol.status() == microlp::SolutionStatus::Optimal,
+        fallback: false,
+        nodes: sol.stats().nodes_solved,
+    }
+}
+
+/// The binaries `z[j][k][t]`, added job by job, cluster by cluster: job
+/// `j` has exactly `t` tasks on cluster `k`.
+fn task_counts(
+    vars: &mut ProblemVariables,
+    free: &[u32],
+    jobs: &[PackageJob],
+) -> Vec<Vec<Vec<Variable>>> {
+    let nc = free.len();
+    let mut z: Vec<Vec<Vec<Variable>>> = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        z.push(
+            (0..nc)
+                .map(|k| {
+                    (0..=j.size.min(free[k]))
+                        .map(|_| vars.add(variable().binary()))
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+    z
+}
+
+/// The objective `Σ_j e_j·(σ_j·SP_j + (1 − σ_j)·SC_j)`, the estimates
+/// scaled to at most 1 to keep the coefficients tame.
+fn goal(jobs: &[PackageJob], sp: &[Variable], sc: &[Variable]) -> Expression {
+    let scale = jobs
         .iter()
+        .map(|j| j.estimate)
+        .fold(0.0, f64::max)
+        .max(1e-9);
+    let mut goal = Expression::from(0.0);
+    for (i, j) in jobs.iter().enumerate() {
+        let sigma = j.comm.map_or(1.0, |c| c.sigma);
+        let e = j.estimate / scale;
+        goal += (e * sigma) * sp[i] + (e * (1.0 - sigma)) * sc[i];
+    }
+    goal
+}
+
+/// Per job: one task count per cluster (`Σ_t z = 1`), `n_j` tasks in all,
+/// and `SP_j` at least `1/Γ_k` of every cluster it uses.
+fn place_every_task(
+    model: &mut impl SolverModel,
+    platform: &Platform,
+    jobs: &[PackageJob],
+    z: &[Vec<Vec<Variable>>],
+    sp: &[Variable],
+) {
+    for (i, j) in jobs.iter().enumerate() {
+        let mut tasks = Expression::from(0.0);
+        for (k, zs) in z[i].iter().enumerate() {
+            model.add_constraint(zs.iter().fold(Expression::from(0.0), |e, &v| e + v).eq(1.0));
+            for (t, &v) in zs.iter().enumerate() {
+                tasks += (t as f64) * v;
+            }
+            let inv_gamma = 1.0 / platform.clusters[k].speed;
+            model.add_constraint((Expression::from(sp[i]) + inv_gamma * zs[0]).geq(inv_gamma));
+        }
+        model.add_constraint(tasks.eq(j.size as f64));
+    }
+}
+
+/// Per cluster: no more tasks than it has free processors, and each
+/// co-allocated job's `SC_j` at least the load of the cluster's link over
+/// its bandwidth (`L_k/ABW_k`, big-M off when the job leaves the link).
+fn load_the_links(
+    model: &mut impl SolverModel,
+    abw: &[f64],
+    base: &[f64],
+    free: &[u32],
+    jobs: &[PackageJob],
+    z: &[Vec<Vec<Variable>>],
+    sc: &[Variable],
+) {
+    let demand = |j: &PackageJob, t: u32| j.comm.map_or(0.0, |c| link_demand(c.pnbw, j.size, t));
+    for k in 0..free.len() {
+        let mut used = Expression::from(0.0);
+        let mut load = Expression::from(base[k]);
+        let mut most = base[k];
+        for (i, j) in jobs.iter().enumerate() {
+            let mut top: f64 = 0.0;
+            for (t, &v) in z[i][k].iter().enumerate() {
+                used += (t as f64) * v;
+                let d = demand(j, t as u32);
+                if d > 0.0 {
+                    load += d * v;
+                    top = top.max(d);
+                }
+            }
+            most += top;
+        }
+        model.add_constraint(used.leq(free[k] as f64));
+        let big_m = (most / abw[k] - 1.0).max(0.0);
+        for (i, j) in jobs.iter().enumerate() {
+            if j.comm.is_none_or(|c| c.sigma >= 1.0) || j.size < 2 {
+                continue;
+            }
+            // SC_i ≥ L_k/ABW_k − M·(1 − u_ik), u_ik = Σ_{0<t<n} z.
+            let mut rhs = load.clone() * (1.0 / abw[k]) - big_m;
+            for (t, &v) in z[i][k].iter().enumerate() {
+                if t > 0 && (t as u32) < j.size {
+                    rhs += big_m * v;
+                }
+            }
+            model.add_constraint(Expression::from(sc[i]).geq(rhs));
+        }
+    }
+}
+
+/// Each job's assignment from the solver's `values` of the `z` variables
+/// (in the order they were added): on each cluster, the count `t` whose
+/// binary is largest (the lower count on ties), clusters with none left
+/// out.
+fn read_task_counts(z: &[Vec<Vec<Variable>>], values: &[f64]) -> Vec<Assignment> {
+    let mut next = 0usize;
+    z.iter()
         .map(|per_k| {
             per_k
                 .iter()
@@ -199,14 +255,7 @@ pub fn solve(
                 })
                 .collect()
         })
-        .collect();
-    PackageSolution {
-        objective: objective(platform, abw, base, jobs, &assignments),
-        assignments,
-        optimal: sol.status() == microlp::SolutionStatus::Optimal,
-        fallback: false,
-        nodes: sol.stats().nodes_solved,
-    }
+        .collect()
 }
 
 /// PAS's allocation of a package: the exact search of

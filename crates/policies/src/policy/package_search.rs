@@ -110,67 +110,90 @@ impl Search {
         let mut individual = 0.0;
         let mut sc_part = 0.0;
         for &j in rest {
-            let n = self.n[j];
-            // Whole on one cluster.
-            let mut whole = f64::INFINITY;
-            for &k in &self.by_power {
-                if free[k] >= n {
-                    whole = self.cost[k];
-                    break;
-                }
-            }
-            // Split over at least two clusters.
-            let mut split_sp = f64::INFINITY;
-            let mut split_sc = f64::INFINITY;
-            if n >= 2 {
-                let (mut count, mut sum) = (0, 0);
-                for &k in &self.by_power {
-                    if free[k] == 0 {
-                        continue;
-                    }
-                    count += 1;
-                    sum += free[k];
-                    if count >= 2 && sum >= n {
-                        split_sp = self.cost[k];
-                        break;
-                    }
-                }
-                if split_sp.is_finite() {
-                    split_sc = if self.wc[j] > 0.0 && self.pnbw[j] > 0.0 {
-                        let mut links: Vec<(f64, u32)> = (0..self.nc)
-                            .filter(|&k| free[k] > 0)
-                            .map(|k| ((load[k] + self.pnbw[j]) * self.inv_abw[k], free[k]))
-                            .collect();
-                        links.sort_by(|a, b| a.0.total_cmp(&b.0));
-                        let (mut count, mut sum, mut at) = (0, 0, 1.0f64);
-                        for (v, f) in links {
-                            count += 1;
-                            sum += f;
-                            at = v;
-                            if count >= 2 && sum >= n {
-                                break;
-                            }
-                        }
-                        at.max(1.0)
-                    } else {
-                        1.0
-                    };
-                }
-            }
-            let lb_whole = self.wp[j] * whole + self.wc[j];
-            let lb_split = self.wp[j] * split_sp + self.wc[j] * split_sc;
-            let lb = lb_whole.min(lb_split);
+            let (lb, sc) = self.job_bound(j, free, load);
             if !lb.is_finite() {
                 return f64::INFINITY;
             }
             individual += lb;
-            sc_part += self.wc[j] * if whole.is_finite() { 1.0 } else { split_sc };
+            sc_part += sc;
         }
         if rest.len() < 2 {
             return individual;
         }
-        // Fractional placement of the tasks, heaviest per task on the most
-        // powerful processors: a bound on Σ e_j·σ_j·SP_j.
+        individual.max(self.fractional_bound(rest, free) + sc_part)
+    }
+
+    /// Job `j`'s lower bound on its own on `free` with the links at `load`
+    /// (infinite when it cannot be placed), whole on one cluster or split
+    /// over several; and its communication part `e_j·(1 − σ_j)·SC_j` at the
+    /// lowest `SC_j` of the way it can be placed.
+    fn job_bound(&self, j: usize, free: &[u32], load: &[f64]) -> (f64, f64) {
+        let n = self.n[j];
+        // Whole on one cluster.
+        let mut whole = f64::INFINITY;
+        for &k in &self.by_power {
+            if free[k] >= n {
+                whole = self.cost[k];
+                break;
+            }
+        }
+        let (split_sp, split_sc) = self.split_bound(j, free, load);
+        let lb_whole = self.wp[j] * whole + self.wc[j];
+        let lb_split = self.wp[j] * split_sp + self.wc[j] * split_sc;
+        let lb = lb_whole.min(lb_split);
+        let sc = self.wc[j] * if whole.is_finite() { 1.0 } else { split_sc };
+        (lb, sc)
+    }
+
+    /// The lowest `SP_j` and `SC_j` of job `j` split over at least two
+    /// clusters of `free` with the links at `load` (infinite when it
+    /// cannot be).
+    fn split_bound(&self, j: usize, free: &[u32], load: &[f64]) -> (f64, f64) {
+        let n = self.n[j];
+        let mut split_sp = f64::INFINITY;
+        let mut split_sc = f64::INFINITY;
+        if n >= 2 {
+            let (mut count, mut sum) = (0, 0);
+            for &k in &self.by_power {
+                if free[k] == 0 {
+                    continue;
+                }
+                count += 1;
+                sum += free[k];
+                if count >= 2 && sum >= n {
+                    split_sp = self.cost[k];
+                    break;
+                }
+            }
+            if split_sp.is_finite() {
+                split_sc = if self.wc[j] > 0.0 && self.pnbw[j] > 0.0 {
+                    let mut links: Vec<(f64, u32)> = (0..self.nc)
+                        .filter(|&k| free[k] > 0)
+                        .map(|k| ((load[k] + self.pnbw[j]) * self.inv_abw[k], free[k]))
+                        .collect();
+                    links.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let (mut count, mut sum, mut at) = (0, 0, 1.0f64);
+                    for (v, f) in links {
+                        count += 1;
+                        sum += f;
+                        at = v;
+                        if count >= 2 && sum >= n {
+                            break;
+                        }
+                    }
+                    at.max(1.0)
+                } else {
+                    1.0
+                };
+            }
+        }
+        (split_sp, split_sc)
+    }
+
+    /// Fractional placement of the tasks of `rest`, heaviest per task on
+    /// the most powerful processors: a bound on `Σ e_j·σ_j·SP_j` (infinite
+    /// when the tasks do not fit `free`).
+    fn fractional_bound(&self, rest: &[usize], free: &[u32]) -> f64 {
         let mut heavy: Vec<usize> = rest.to_vec();
         heavy.sort_by(|&a, &b| {
             (self.wp[b] / self.n[b] as f64).total_cmp(&(self.wp[a] / self.n[a] as f64))
@@ -195,7 +218,7 @@ impl Search {
                 left_k -= take;
             }
         }
-        individual.max(fractional + sc_part)
+        fractional
     }
 
     /// Every split of `n` tasks over `free`, clusters by power, most tasks

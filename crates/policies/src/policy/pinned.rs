@@ -97,71 +97,25 @@ impl PinnedEasy {
             order: Vec::new(),
         }
     }
-}
 
-impl Phased for PinnedEasy {
-    fn spec(&self) -> &PolicySpec {
-        &self.spec
-    }
-
-    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
-        let state = self.state(view);
-        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
-    }
-
-    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
-        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
-    }
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-        let now = view.now;
+    /// One decision point: the jobs at the head start while they fit; the
+    /// first that does not gets a reservation, and later jobs backfill
+    /// around it in scan order.
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let n = view.platform.clusters[0].processors as usize;
         let mut free = free_now(view);
         self.plan = BackfillView::default();
         // Processors released at their expected ends, with the jobs
         // started in this pass.
-        let mut releases: Vec<(SimTime, u32)> = Vec::new();
-        for &k in view.running {
-            let end = expected_end(now, view.job(k));
-            releases.extend(view.job(k).processors.iter().flatten().map(|&p| (end, p)));
-        }
-        let mut head = 0;
-        while let Some(&key) = view.queue.get(head) {
-            let w = view.job(key).size;
-            let Some(procs) = lowest(n, w, |p| free[p]) else {
-                break;
-            };
-            let end = now.saturating_add(span_of(view, key));
-            for &p in &procs {
-                free[p as usize] = false;
-                releases.push((end, p));
-            }
-            out.push(decision(key, w, procs, StartKind::Head));
-            head += 1;
-        }
+        let mut releases = running_releases(view);
+        let head = start_heads(view, &mut free, &mut releases, out);
         let Some(&head_key) = view.queue.get(head) else {
             return;
         };
-        // The head's reservation: the earliest time enough processors are
-        // free, counting every release at that time; the lowest-numbered.
         let need = view.job(head_key).size as usize;
-        releases.sort_unstable();
-        let mut avail = free.clone();
-        let mut count = avail.iter().filter(|&&f| f).count();
-        let mut shadow = now;
-        for &(end, p) in &releases {
-            if count >= need && end > shadow {
-                break;
-            }
-            if !avail[p as usize] {
-                avail[p as usize] = true;
-                count += 1;
-            }
-            shadow = shadow.max(end);
-        }
-        if count < need {
+        let Some((shadow, count, avail)) = head_window(view.now, need, &free, releases) else {
             return; // larger than the cluster (validation prevents this)
-        }
+        };
         let reserved = lowest(n, need as u32, |p| avail[p]).expect("counted");
         let mut in_reservation = vec![false; n];
         for &p in &reserved {
@@ -171,7 +125,23 @@ impl Phased for PinnedEasy {
         self.plan.shadow = Some(shadow);
         self.plan.extra = vec![(count - need) as u32];
         self.plan.reservations = vec![(view.job(head_key).id, shadow)];
-        // Backfill in scan order.
+        self.backfill(view, head, shadow, &mut free, &in_reservation, out);
+    }
+
+    /// Backfills the jobs after the head (at queue position `head`) in
+    /// scan order: each starts on the lowest-numbered free processors,
+    /// outside the head's reservation unless it ends by the `shadow` time.
+    fn backfill(
+        &mut self,
+        view: &SystemView<'_>,
+        head: usize,
+        shadow: SimTime,
+        free: &mut [bool],
+        in_reservation: &[bool],
+        out: &mut Vec<Start>,
+    ) {
+        let now = view.now;
+        let n = view.platform.clusters[0].processors as usize;
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         order.extend(head + 1..view.queue.len());
@@ -190,6 +160,91 @@ impl Phased for PinnedEasy {
             out.push(decision(key, w, procs, StartKind::Ahead));
         }
         self.order = order;
+    }
+}
+
+/// The processors of the running jobs, each at its job's expected end.
+fn running_releases(view: &SystemView<'_>) -> Vec<(SimTime, u32)> {
+    let now = view.now;
+    let mut releases: Vec<(SimTime, u32)> = Vec::new();
+    for &k in view.running {
+        let end = expected_end(now, view.job(k));
+        releases.extend(view.job(k).processors.iter().flatten().map(|&p| (end, p)));
+    }
+    releases
+}
+
+/// Starts the jobs at the head while they fit, on the lowest-numbered
+/// `free` processors, their processors added to the `releases`; the queue
+/// position of the first that does not fit.
+fn start_heads(
+    view: &SystemView<'_>,
+    free: &mut [bool],
+    releases: &mut Vec<(SimTime, u32)>,
+    out: &mut Vec<Start>,
+) -> usize {
+    let now = view.now;
+    let n = view.platform.clusters[0].processors as usize;
+    let mut head = 0;
+    while let Some(&key) = view.queue.get(head) {
+        let w = view.job(key).size;
+        let Some(procs) = lowest(n, w, |p| free[p]) else {
+            break;
+        };
+        let end = now.saturating_add(span_of(view, key));
+        for &p in &procs {
+            free[p as usize] = false;
+            releases.push((end, p));
+        }
+        out.push(decision(key, w, procs, StartKind::Head));
+        head += 1;
+    }
+    head
+}
+
+/// The head's reservation of `need` processors: the earliest time enough
+/// are free (from `now`, the `free` ones and then the `releases` in time
+/// order, every release at that time counted), how many are available
+/// then, and which. `None` if never enough.
+fn head_window(
+    now: SimTime,
+    need: usize,
+    free: &[bool],
+    mut releases: Vec<(SimTime, u32)>,
+) -> Option<(SimTime, usize, Vec<bool>)> {
+    releases.sort_unstable();
+    let mut avail = free.to_vec();
+    let mut count = avail.iter().filter(|&&f| f).count();
+    let mut shadow = now;
+    for &(end, p) in &releases {
+        if count >= need && end > shadow {
+            break;
+        }
+        if !avail[p as usize] {
+            avail[p as usize] = true;
+            count += 1;
+        }
+        shadow = shadow.max(end);
+    }
+    (count >= need).then_some((shadow, count, avail))
+}
+
+impl Phased for PinnedEasy {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.starts(view, out);
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
@@ -296,24 +351,11 @@ impl PinnedConservative {
         }
         None
     }
-}
 
-impl Phased for PinnedConservative {
-    fn spec(&self) -> &PolicySpec {
-        &self.spec
-    }
-
-    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
-        let state = self.state(view);
-        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
-    }
-
-    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
-        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
-    }
-
-    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
-        let now = view.now;
+    /// One decision point: the reservations are made (all again after an
+    /// end or a queue edit), the jobs whose reservation is due start, and
+    /// the wake-up and the console's plan follow.
+    fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         let mut running: Vec<usize> = view.running.iter().map(|k| k.0).collect();
         running.sort_unstable();
         // A job that ended (or was killed or put back) since the last
@@ -324,9 +366,32 @@ impl Phased for PinnedConservative {
             .any(|k| running.binary_search(k).is_err());
         let edited = view.queue_edits != self.queue_edits;
         self.queue_edits = view.queue_edits;
+        self.place_pins(view, ended || edited);
+        let free = self.start_due(view, out);
+        for d in out.iter() {
+            self.set_pin(d.job, None);
+            running.push(d.job.0);
+        }
+        running.sort_unstable();
+        self.running = running;
+        // Wake for the first reservation whose processors are free now;
+        // the others wait for a job to end, itself a decision point.
+        self.wake = view
+            .queue
+            .iter()
+            .filter_map(|&k| self.pin(k))
+            .filter(|p| p.start > view.now && p.procs.iter().all(|&q| free[q as usize]))
+            .map(|p| p.start)
+            .min();
+        self.plan = self.head_plan(view, &free);
+    }
+
+    /// Gives every queued job without one a reservation, in scan order;
+    /// with `again`, every queued job's is taken out and placed again.
+    fn place_pins(&mut self, view: &SystemView<'_>, again: bool) {
         let mut order: Vec<usize> = (0..view.queue.len()).collect();
         self.spec.order.sort(view, &mut order);
-        if ended || edited {
+        if again {
             for &i in &order {
                 let key = view.queue[i];
                 self.set_pin(key, None);
@@ -342,15 +407,18 @@ impl Phased for PinnedConservative {
                 }
             }
         }
-        // Start every job whose reservation is due and whose processors
-        // are free (one past its estimate may still hold some: that job's
-        // end places everything again).
+    }
+
+    /// Starts every job whose reservation is due and whose processors are
+    /// free (one past its estimate may still hold some: that job's end
+    /// places everything again); the processors free after them.
+    fn start_due(&self, view: &SystemView<'_>, out: &mut Vec<Start>) -> Vec<bool> {
         let mut free = free_now(view);
         for (pos, &key) in view.queue.iter().enumerate() {
             let Some(pin) = self.pin(key) else {
                 continue;
             };
-            if pin.start > now || !pin.procs.iter().all(|&p| free[p as usize]) {
+            if pin.start > view.now || !pin.procs.iter().all(|&p| free[p as usize]) {
                 continue;
             }
             for &p in &pin.procs {
@@ -363,21 +431,12 @@ impl Phased for PinnedConservative {
             };
             out.push(decision(key, view.job(key).size, pin.procs.clone(), kind));
         }
-        for d in out.iter() {
-            self.set_pin(d.job, None);
-            running.push(d.job.0);
-        }
-        running.sort_unstable();
-        self.running = running;
-        // Wake for the first reservation whose processors are free now;
-        // the others wait for a job to end, itself a decision point.
-        self.wake = view
-            .queue
-            .iter()
-            .filter_map(|&k| self.pin(k))
-            .filter(|p| p.start > now && p.procs.iter().all(|&q| free[q as usize]))
-            .map(|p| p.start)
-            .min();
+        free
+    }
+
+    /// What the console shows: the first reserved job's reservation and
+    /// the processors no reservation or running job holds then.
+    fn head_plan(&self, view: &SystemView<'_>, free: &[bool]) -> BackfillView {
         let mut plan = BackfillView::default();
         if let Some(&k) = view.queue.iter().find(|&&k| self.pin(k).is_some())
             && let Some(pin) = self.pin(k)
@@ -398,7 +457,7 @@ impl Phased for PinnedConservative {
             }
             for &r in view.running {
                 let j = view.job(r);
-                if expected_end(now, j) > pin.start {
+                if expected_end(view.now, j) > pin.start {
                     for &x in &j.processors[0] {
                         held[x as usize] = true;
                     }
@@ -406,7 +465,26 @@ impl Phased for PinnedConservative {
             }
             plan.extra = vec![held.iter().filter(|&&h| !h).count() as u32];
         }
-        self.plan = plan;
+        plan
+    }
+}
+
+impl Phased for PinnedConservative {
+    fn spec(&self) -> &PolicySpec {
+        &self.spec
+    }
+
+    fn aborts(&mut self, view: &SystemView<'_>, out: &mut Vec<crate::sched::Abort>) {
+        let state = self.state(view);
+        super::backfill::aborts_for_head(view, &state, &|w, f| self.fits_now(w, f), out);
+    }
+
+    fn recheck_at(&self, view: &SystemView<'_>) -> Option<crate::model::SimTime> {
+        super::backfill::recheck_for_head(view, &self.state(view), &|w, f| self.fits_now(w, f))
+    }
+
+    fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
+        self.starts(view, out);
     }
 
     fn wake_at(&self) -> Option<SimTime> {

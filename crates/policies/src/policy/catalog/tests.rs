@@ -1,0 +1,179 @@
+//! Unit tests of the catalog: every entry builds and is found, specs are
+//! checked against their entries, parameters read, listed and labelled.
+
+use super::*;
+use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName};
+
+#[test]
+fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
+    assert!(POLICIES.len() >= 4);
+    for e in POLICIES {
+        assert!(std::ptr::eq(find(e.name).unwrap(), e));
+        assert_eq!(PolicyName::intern(e.name.as_str()), e.name);
+        let spec = PolicySpec {
+            name: e.name,
+            ..PolicySpec::default()
+        };
+        assert!(spec.build(&Platform::uniform(1, 8)).is_ok(), "{}", e.name);
+        assert!(!spec.label().is_empty());
+    }
+}
+
+#[test]
+fn unknown_names_and_parameters_are_refused_with_what_is_known() {
+    let spec = PolicySpec {
+        name: PolicyName::intern("easyy"),
+        ..PolicySpec::default()
+    };
+    let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+    assert!(
+        e.contains("must be one of \"fcfs\", \"fpfs\", \"easy\", \"conservative\""),
+        "{e}"
+    );
+    assert!(e.contains("found \"easyy\""), "{e}");
+    let mut spec = PolicySpec::fcfs();
+    spec.params.insert("threshold".into(), ParamValue::Int(3));
+    let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+    assert!(e.contains("fcfs has no parameter params.threshold"), "{e}");
+    assert!(e.contains("(it reads: placement)"), "{e}");
+    let spec = PolicySpec {
+        machines: Machines::Pinned,
+        ..PolicySpec::fcfs()
+    };
+    let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
+    assert!(
+        e.contains("machines = \"pinned\" is for easy and conservative, not fcfs"),
+        "{e}"
+    );
+}
+
+#[test]
+fn parameter_values_are_checked_against_their_kind_and_range() {
+    let check = |name: &str, key: &str, v: ParamValue| {
+        let mut spec = PolicySpec {
+            name: PolicyName::intern(name),
+            ..PolicySpec::default()
+        };
+        spec.params.insert(key.into(), v);
+        check(&spec).map(|_| ())
+    };
+    let text = |t: &str| ParamValue::Text(t.into());
+    // A count: whole numbers from its min to its max.
+    for ok in [1, 86_400] {
+        assert_eq!(check("ar", "interval", ParamValue::Int(ok)), Ok(()));
+    }
+    for bad in [
+        ParamValue::Int(0),
+        ParamValue::Int(86_401),
+        ParamValue::Float(60.0),
+    ] {
+        assert_eq!(
+            check("ar", "interval", bad.clone()),
+            Err(format!(
+                "params.interval must be a whole number from 1 to 86400, found {bad}"
+            ))
+        );
+    }
+    // A number: whole or not, from its min to its max.
+    for ok in [
+        ParamValue::Float(0.0),
+        ParamValue::Int(3),
+        ParamValue::Float(1e6),
+    ] {
+        assert_eq!(check("grid-1", "threshold", ok), Ok(()));
+    }
+    for bad in [
+        ParamValue::Float(-0.5),
+        ParamValue::Float(1e6 + 1.0),
+        text("3"),
+    ] {
+        assert_eq!(
+            check("grid-1", "threshold", bad.clone()),
+            Err(format!(
+                "params.threshold must be a number from 0 to 1000000, found {bad}"
+            ))
+        );
+    }
+    // A choice: one of its words.
+    assert_eq!(check("ar", "independent", text("easy")), Ok(()));
+    for bad in [text("sjf"), ParamValue::Int(1)] {
+        assert_eq!(
+            check("ar", "independent", bad.clone()),
+            Err(format!(
+                "params.independent must be one of \"fcfs\", \"easy\", found {bad}"
+            ))
+        );
+    }
+}
+
+#[test]
+fn a_parameter_reads_as_set_else_as_declared() {
+    let mut grid = PolicySpec {
+        name: PolicyName::Grid1,
+        ..PolicySpec::default()
+    };
+    assert_eq!(number(&grid, "threshold"), Some(0.0));
+    grid.params
+        .insert("threshold".into(), ParamValue::Float(2.5));
+    assert_eq!(number(&grid, "threshold"), Some(2.5));
+    grid.params.insert("threshold".into(), ParamValue::Int(3));
+    assert_eq!(number(&grid, "threshold"), Some(3.0));
+    assert_eq!(choice(&grid, "idle").as_deref(), Some("not-executing"));
+    assert_eq!(number(&grid, "interval"), None, "not a parameter of grid-1");
+    let mut ar = PolicySpec {
+        name: PolicyName::new("ar"),
+        ..PolicySpec::default()
+    };
+    assert_eq!(count(&ar, "interval"), Some(1_800));
+    ar.params.insert("interval".into(), ParamValue::Int(60));
+    assert_eq!(count(&ar, "interval"), Some(60));
+    assert_eq!(count(&ar, "independent"), None, "a word, not a count");
+}
+
+#[test]
+fn the_listing_names_every_policy_and_parameter() {
+    let text = describe();
+    for e in POLICIES {
+        assert!(text.contains(&format!("{}\n    {}", e.name.as_str(), e.summary)));
+    }
+    assert!(
+        text.contains("policy.max_jumps: a whole number ≥ 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("policy.machines: \"counted\" or \"pinned\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn labels_are_the_ones_reports_have_always_carried() {
+    assert_eq!(
+        PolicySpec::fpfs(MaxJumps::Limit(10)).label(),
+        "FPFS(maxJumps 10) + worst fit"
+    );
+    assert_eq!(
+        PolicySpec::fcfs()
+            .with_placement(PlacementName::BestFit)
+            .label(),
+        "FCFS + best fit"
+    );
+    let pinned = PolicySpec {
+        name: PolicyName::Conservative,
+        machines: Machines::Pinned,
+        ..PolicySpec::default()
+    };
+    assert_eq!(
+        pinned.label(),
+        "conservative backfilling, pinned processors"
+    );
+    let sjf = PolicySpec {
+        name: PolicyName::Easy,
+        order: BackfillOrder::ShortestEstimate,
+        ..PolicySpec::default()
+    };
+    assert_eq!(
+        sjf.label(),
+        "EASY backfilling (shortest estimate first) + worst fit"
+    );
+}
