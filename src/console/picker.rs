@@ -7,15 +7,10 @@
 
 use super::app::Form;
 use super::keymap::Action;
-use crate::policy::backfill::BackfillOrder;
 use crate::policy::catalog::{self, Param, ParamKind, PolicyEntry};
-use crate::policy::placement::PlacementName;
-use crate::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
+use crate::policy::{PolicyName, PolicySpec};
 use crate::sched::ParamValue;
 use crossterm::event::{KeyCode, KeyEvent};
-
-/// The largest maxJumps (or whole-number parameter) that can be typed.
-const MAX_JUMPS_TYPED: u32 = 100_000;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PickerState {
@@ -75,15 +70,9 @@ impl PickerState {
     }
 
     /// The policy Enter would apply: the chosen one, with only the
-    /// parameters of `[policy.params]` it declares.
+    /// parameters it declares.
     pub fn spec(&self) -> PolicySpec {
-        let mut s = self.spec.clone();
-        let entry = self.entry();
-        s.params.retain(|k, _| catalog::param(entry, k).is_some());
-        if catalog::param(entry, "machines").is_none() {
-            s.machines = Machines::Counted;
-        }
-        s
+        catalog::declared_only(self.spec.clone())
     }
 
     /// The policy Enter applies and the screen names: the policy under the
@@ -101,16 +90,47 @@ impl PickerState {
 
     /// How parameter `p` reads now, for the picker's row.
     pub fn shown(&self, p: &Param) -> String {
-        match p.kind {
-            ParamKind::MaxJumps => self.spec.max_jumps.to_string(),
-            ParamKind::Placement => self.spec.placement.as_str().replace('-', " "),
-            ParamKind::Order => format!("{} first", self.spec.order.describe()),
-            ParamKind::Machines => match self.spec.machines {
-                Machines::Counted => "counted".into(),
-                Machines::Pinned => "pinned".into(),
-            },
-            _ => catalog::value(&self.spec, p).to_string(),
+        let v = catalog::value(&self.spec, p);
+        match (&p.kind, &v) {
+            (ParamKind::Limit { .. }, ParamValue::Text(_)) => "∞".to_string(),
+            (ParamKind::Choice { values, shown, .. }, ParamValue::Text(t)) => values
+                .iter()
+                .position(|w| w == t)
+                .and_then(|i| shown.get(i))
+                .map_or_else(|| t.clone(), |s| s.to_string()),
+            _ => v.to_string(),
         }
+    }
+
+    /// Sets parameter `p` to `v` (a value its kind takes).
+    fn set(&mut self, p: &Param, v: ParamValue) {
+        let set = catalog::set(&mut self.spec, p, v);
+        debug_assert!(set.is_ok(), "{set:?}");
+    }
+
+    /// The whole number `p` holds now (`None` for no limit).
+    fn whole(&self, p: &Param) -> Option<i64> {
+        match catalog::value(&self.spec, p) {
+            ParamValue::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The parameter digits go to: the one under the cursor when it is a
+    /// whole number or a limit, else the policy's first such one (the
+    /// cursor moves to it).
+    fn digits_target(&mut self) -> Option<&'static Param> {
+        if let Some(p) = self.param_at_cursor().filter(|p| is_whole(p)) {
+            return Some(p);
+        }
+        let i = self.first_whole()?;
+        self.cursor = self.names.len() + i;
+        Some(&self.params()[i])
+    }
+
+    /// The index of the policy's first whole-number or limit parameter.
+    fn first_whole(&self) -> Option<usize> {
+        self.params().iter().position(is_whole)
     }
 
     fn choose(&mut self, i: usize) {
@@ -132,8 +152,12 @@ impl PickerState {
                 }
             }
             Some(Action::Unlimited) => {
-                if self.row_of("max_jumps").is_some() {
-                    self.spec.max_jumps = MaxJumps::Unlimited;
+                let limit = self
+                    .params()
+                    .iter()
+                    .find(|p| matches!(p.kind, ParamKind::Limit { .. }));
+                if let Some(p) = limit {
+                    self.set(p, ParamValue::Text(catalog::UNLIMITED.into()));
                 }
             }
             Some(Action::Backspace) => self.backspace(),
@@ -153,124 +177,87 @@ impl PickerState {
         let Some(p) = self.param_at_cursor() else {
             return;
         };
-        match &p.kind {
-            ParamKind::MaxJumps => {
-                self.spec.max_jumps = match (self.spec.max_jumps, delta < 0) {
-                    (MaxJumps::Limit(m), true) => MaxJumps::Limit(m.saturating_sub(1)),
-                    (MaxJumps::Limit(m), false) => MaxJumps::Limit((m + 1).min(MAX_JUMPS_TYPED)),
-                    (MaxJumps::Unlimited, _) => MaxJumps::Limit(0),
-                };
-            }
-            ParamKind::Placement => {
-                self.spec.placement = cycle(&PlacementName::ALL, self.spec.placement, delta);
-            }
-            ParamKind::Order => {
-                self.spec.order = cycle(&BackfillOrder::ALL, self.spec.order, delta);
-            }
-            ParamKind::Machines => {
-                self.spec.machines = match self.spec.machines {
-                    Machines::Counted => Machines::Pinned,
-                    Machines::Pinned => Machines::Counted,
-                };
-            }
+        let next = match &p.kind {
+            ParamKind::Limit { max, .. } => match self.whole(p) {
+                Some(m) => ParamValue::Int((m + delta).clamp(0, *max)),
+                None => ParamValue::Int(0),
+            },
             ParamKind::Count { min, max, .. } => {
-                let now = catalog::count(&self.spec, p.key).unwrap_or(*min);
-                let next = (now + delta).clamp(*min, *max);
-                self.spec.params.insert(p.key.into(), ParamValue::Int(next));
+                let now = self.whole(p).unwrap_or(*min);
+                ParamValue::Int((now + delta).clamp(*min, *max))
             }
             ParamKind::Number { min, max, step, .. } => {
-                let now = catalog::number(&self.spec, p.key).unwrap_or(*min);
+                let now = catalog::value(&self.spec, p).as_f64().unwrap_or(*min);
                 // Whole steps from the bottom of the range, so that
                 // repeated presses never drift off the grid.
                 let k = ((now - min) / step).round() + delta as f64;
                 let next = (min + k * step).clamp(*min, *max);
-                let next = (next * 1e9).round() / 1e9;
-                self.spec
-                    .params
-                    .insert(p.key.into(), ParamValue::Float(next));
+                ParamValue::Float((next * 1e9).round() / 1e9)
             }
             ParamKind::Choice { values, .. } => {
-                let now = catalog::choice(&self.spec, p.key).unwrap_or_default();
+                let now = catalog::value(&self.spec, p).to_string();
                 let now = values.iter().position(|v| *v == now).unwrap_or(0);
                 let next = values[(now as i64 + delta).rem_euclid(values.len() as i64) as usize];
-                self.spec
-                    .params
-                    .insert(p.key.into(), ParamValue::Text(next.into()));
+                ParamValue::Text(next.into())
             }
-        }
+        };
+        self.set(p, next);
     }
 
     /// A digit goes to the whole-number parameter under the cursor, or to
-    /// maxJumps when the cursor is elsewhere and the policy has one.
+    /// the policy's first one when the cursor is elsewhere: the first digit
+    /// typed replaces the number, the next ones add to it.
     fn type_digit(&mut self, d: u32) {
-        let target = match self.param_at_cursor() {
-            Some(p) if matches!(p.kind, ParamKind::Count { .. } | ParamKind::MaxJumps) => p,
-            _ => match self.row_of("max_jumps") {
-                Some(row) => {
-                    self.cursor = row;
-                    &self.params()[row - self.names.len()]
-                }
-                None => return,
-            },
+        let Some(p) = self.digits_target() else {
+            return;
         };
-        match &target.kind {
-            ParamKind::MaxJumps => {
-                self.spec.max_jumps = match self.spec.max_jumps {
-                    MaxJumps::Limit(m) if self.typed => {
-                        MaxJumps::Limit((m * 10 + d).min(MAX_JUMPS_TYPED))
-                    }
-                    _ => MaxJumps::Limit(d),
-                };
-            }
-            ParamKind::Count { min, max, .. } => {
-                let now = catalog::count(&self.spec, target.key).unwrap_or(*min);
-                let typed = if self.typed {
-                    (now.saturating_mul(10).saturating_add(d as i64)).min(*max)
-                } else {
-                    (d as i64).clamp(*min, *max)
-                };
-                self.spec
-                    .params
-                    .insert(target.key.into(), ParamValue::Int(typed));
-            }
+        let (min, max) = match p.kind {
+            ParamKind::Count { min, max, .. } => (min, max),
+            ParamKind::Limit { max, .. } => (0, max),
             _ => return,
-        }
+        };
+        let typed = match self.whole(p) {
+            Some(now) if self.typed => now.saturating_mul(10).saturating_add(d as i64).min(max),
+            _ => (d as i64).clamp(min, max),
+        };
+        self.set(p, ParamValue::Int(typed));
         self.typed = true;
     }
 
+    /// Drops the last digit of the whole-number parameter under the
+    /// cursor, or of the policy's first one when the cursor is on a name.
     fn backspace(&mut self) {
-        let Some(p) = self.param_at_cursor().or_else(|| {
-            self.row_of("max_jumps")
-                .map(|r| &self.params()[r - self.names.len()])
-        }) else {
-            return;
+        let p = match self.param_at_cursor() {
+            Some(p) => p,
+            None => match self.first_whole() {
+                Some(i) => &self.params()[i],
+                None => return,
+            },
         };
-        match &p.kind {
-            ParamKind::MaxJumps => {
-                if let MaxJumps::Limit(m) = self.spec.max_jumps {
-                    self.spec.max_jumps = MaxJumps::Limit(m / 10);
-                }
-            }
-            ParamKind::Count { min, .. } => {
-                let now = catalog::count(&self.spec, p.key).unwrap_or(*min);
-                self.spec
-                    .params
-                    .insert(p.key.into(), ParamValue::Int((now / 10).max(*min)));
-            }
-            _ => {}
+        let min = match p.kind {
+            ParamKind::Count { min, .. } => min,
+            ParamKind::Limit { .. } => 0,
+            _ => return,
+        };
+        if let Some(now) = self.whole(p) {
+            self.set(p, ParamValue::Int((now / 10).max(min)));
         }
     }
 }
 
-/// The value `delta` steps from `now` in `all`, round the ends.
-fn cycle<T: Copy + PartialEq>(all: &[T], now: T, delta: i64) -> T {
-    let i = all.iter().position(|x| *x == now).unwrap_or(0) as i64;
-    all[(i + delta).rem_euclid(all.len() as i64) as usize]
+/// Whether `p` takes a whole number (a count or a limit): digits go to it.
+fn is_whole(p: &Param) -> bool {
+    matches!(p.kind, ParamKind::Count { .. } | ParamKind::Limit { .. })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::MaxJumps;
+    use crate::policy::placement::PlacementName;
+
+    /// The largest maxJumps that can be typed (the parameter's range).
+    const MAX_JUMPS_TYPED: u32 = 100_000;
     use crossterm::event::KeyModifiers;
 
     fn press(p: &mut PickerState, a: Option<Action>, c: KeyCode) -> Form<PolicySpec> {

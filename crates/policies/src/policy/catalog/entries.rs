@@ -12,25 +12,40 @@ const MAX_JUMPS: Param = Param {
     key: "max_jumps",
     title: "maxJumps",
     hint: "digits; u = ∞",
-    kind: ParamKind::MaxJumps,
+    kind: ParamKind::Limit {
+        max: 100_000,
+        default: 10,
+    },
 };
 const PLACEMENT: Param = Param {
     key: "placement",
     title: "placement",
     hint: "",
-    kind: ParamKind::Placement,
+    kind: ParamKind::Choice {
+        values: &["worst-fit", "best-fit", "first-fit"],
+        default: "worst-fit",
+        shown: &["worst fit", "best fit", "first fit"],
+    },
 };
 const ORDER: Param = Param {
     key: "order",
     title: "backfill",
     hint: "",
-    kind: ParamKind::Order,
+    kind: ParamKind::Choice {
+        values: &["arrival", "shortest-estimate", "smallest"],
+        default: "arrival",
+        shown: &["arrival first", "shortest estimate first", "smallest first"],
+    },
 };
 const MACHINES: Param = Param {
     key: "machines",
     title: "processors",
     hint: "pinned: one cluster only",
-    kind: ParamKind::Machines,
+    kind: ParamKind::Choice {
+        values: &["counted", "pinned"],
+        default: "counted",
+        shown: &[],
+    },
 };
 
 const LONG_MIN: Param = Param {
@@ -50,6 +65,7 @@ const WINDOW: Param = Param {
     kind: ParamKind::Choice {
         values: &fjt::WindowRule::WORDS,
         default: "estimate",
+        shown: &[],
     },
 };
 
@@ -60,6 +76,7 @@ const BROKEN: Param = Param {
     kind: ParamKind::Choice {
         values: &["in-order", "around-later"],
         default: "in-order",
+        shown: &[],
     },
 };
 
@@ -196,6 +213,7 @@ pub static POLICIES: &[PolicyEntry] = &[
                 kind: ParamKind::Choice {
                     values: &["fcfs", "easy"],
                     default: "fcfs",
+                    shown: &[],
                 },
             },
             Param {
@@ -205,6 +223,7 @@ pub static POLICIES: &[PolicyEntry] = &[
                 kind: ParamKind::Choice {
                     values: &["busiest-first", "least-busy-first"],
                     default: "busiest-first",
+                    shown: &[],
                 },
             },
         ],
@@ -298,6 +317,7 @@ const GRID_PARAMS: &[Param] = &[
         kind: ParamKind::Choice {
             values: &["not-executing", "unclaimed"],
             default: "not-executing",
+            shown: &[],
         },
     },
     Param {
@@ -307,6 +327,7 @@ const GRID_PARAMS: &[Param] = &[
         kind: ParamKind::Choice {
             values: &["exact", "estimated"],
             default: "exact",
+            shown: &[],
         },
     },
     Param {
@@ -316,6 +337,7 @@ const GRID_PARAMS: &[Param] = &[
         kind: ParamKind::Choice {
             values: &["lowest", "idle-first", "random"],
             default: "lowest",
+            shown: &[],
         },
     },
     Param {
@@ -325,6 +347,7 @@ const GRID_PARAMS: &[Param] = &[
         kind: ParamKind::Choice {
             values: &["queues", "idle"],
             default: "queues",
+            shown: &[],
         },
     },
 ];

@@ -15,7 +15,9 @@ use crate::model::Platform;
 use crate::sched::{PolicyBuilder, PolicyName, PolicySpec};
 
 pub use entries::POLICIES;
-pub use params::{check, check_key, choice, count, describe, number, param, value};
+pub use params::{
+    check, check_key, choice, count, declared_only, describe, number, param, set, value,
+};
 
 /// One policy as the rest of schedscope knows it.
 pub struct PolicyEntry {
@@ -33,8 +35,9 @@ pub struct PolicyEntry {
 
 /// A parameter a policy reads.
 pub struct Param {
-    /// The key in a scenario: one of the common keys (`max_jumps`,
-    /// `placement`, `order`, `machines`) or a key of `[policy.params]`.
+    /// The key in a scenario: one of the common keys several policies
+    /// share (`max_jumps`, `placement`, `order`, `machines`, written in
+    /// `[policy]` itself) or a key of `[policy.params]`.
     pub key: &'static str,
     /// Its name on the picker.
     pub title: &'static str,
@@ -43,18 +46,13 @@ pub struct Param {
     pub kind: ParamKind,
 }
 
-/// What values a parameter takes.
+/// What values a parameter takes. Scenario checks, the picker, the help
+/// and `schedscope policies` read a parameter through its kind alone.
 pub enum ParamKind {
-    /// `max_jumps`: a count or unlimited.
-    MaxJumps,
-    /// `placement`: a placement rule.
-    Placement,
-    /// `order`: the backfilling scan order.
-    Order,
-    /// `machines`: counted or pinned processors.
-    Machines,
     /// A whole number in `min..=max`.
     Count { min: i64, max: i64, default: i64 },
+    /// A limit: a whole number from 0 to `max`, or `"unlimited"`.
+    Limit { max: i64, default: i64 },
     /// A number in `min..=max`, stepped by `step` on the picker.
     Number {
         min: f64,
@@ -62,12 +60,17 @@ pub enum ParamKind {
         step: f64,
         default: f64,
     },
-    /// One of a few words.
+    /// One of a few words; `shown` says each on the picker (the words
+    /// themselves when empty).
     Choice {
         values: &'static [&'static str],
         default: &'static str,
+        shown: &'static [&'static str],
     },
 }
+
+/// The word for no limit in a [`ParamKind::Limit`].
+pub const UNLIMITED: &str = "unlimited";
 
 /// Policies added by [`register`], after the built-in ones.
 static REGISTERED: std::sync::RwLock<Vec<&'static PolicyEntry>> =

@@ -2,8 +2,8 @@
 //! values read (the declared default when unset), and the listing of every
 //! policy with them for `schedscope policies`.
 
-use super::{Param, ParamKind, PolicyEntry, all, find, known};
-use crate::sched::{Machines, ParamValue, PolicySpec};
+use super::{Param, ParamKind, PolicyEntry, UNLIMITED, all, find, known};
+use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicySpec};
 
 /// The declared parameter `key` of `entry`.
 pub fn param(entry: &PolicyEntry, key: &str) -> Option<&'static Param> {
@@ -51,15 +51,7 @@ pub fn check_key(spec: &PolicySpec) -> Result<&'static PolicyEntry, (Vec<String>
     }
     for (key, value) in &spec.params {
         let p = param(entry, key)
-            .filter(|p| {
-                !matches!(
-                    p.kind,
-                    ParamKind::MaxJumps
-                        | ParamKind::Placement
-                        | ParamKind::Order
-                        | ParamKind::Machines
-                )
-            })
+            .filter(|p| !is_common(p.key))
             .ok_or_else(|| {
                 (
                     at(&["params", key]),
@@ -79,21 +71,34 @@ fn declared(entry: &PolicyEntry) -> String {
     if entry.params.is_empty() {
         return "nothing".to_string();
     }
-    let keys: Vec<String> = entry
-        .params
-        .iter()
-        .map(|p| match p.kind {
-            ParamKind::MaxJumps | ParamKind::Placement | ParamKind::Order | ParamKind::Machines => {
-                p.key.to_string()
-            }
-            _ => format!("params.{}", p.key),
-        })
-        .collect();
+    let keys: Vec<String> = entry.params.iter().map(|p| scenario_key(p.key)).collect();
     keys.join(", ")
+}
+
+/// The keys several policies share, written in `[policy]` itself and kept
+/// in typed fields of the spec; every other key is in `[policy.params]`.
+const COMMON: [&str; 4] = ["max_jumps", "placement", "order", "machines"];
+
+fn is_common(key: &str) -> bool {
+    COMMON.contains(&key)
+}
+
+/// How a scenario spells the key: `max_jumps`, or `params.threshold`.
+fn scenario_key(key: &str) -> String {
+    if is_common(key) {
+        key.to_string()
+    } else {
+        format!("params.{key}")
+    }
 }
 
 fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
     match (&p.kind, v) {
+        (ParamKind::Limit { max, .. }, ParamValue::Int(i)) if (0..=*max).contains(i) => Ok(()),
+        (ParamKind::Limit { .. }, ParamValue::Text(t)) if t == UNLIMITED => Ok(()),
+        (ParamKind::Limit { max, .. }, _) => Err(format!(
+            "must be a whole number from 0 to {max} or \"{UNLIMITED}\", found {v}"
+        )),
         (ParamKind::Count { min, max, .. }, ParamValue::Int(i)) if (min..=max).contains(&i) => {
             Ok(())
         }
@@ -119,31 +124,89 @@ fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
-        _ => Ok(()),
     }
 }
 
-/// The value of a declared parameter of `[policy.params]`: the spec's, else
-/// the declared default.
+/// The value of a declared parameter: the spec's, else the declared
+/// default.
 pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
+    if let Some(v) = common(spec, p.key) {
+        return v;
+    }
     if let Some(v) = spec.params.get(p.key) {
         return v.clone();
     }
     match p.kind {
-        ParamKind::Count { default, .. } => ParamValue::Int(default),
+        ParamKind::Count { default, .. } | ParamKind::Limit { default, .. } => {
+            ParamValue::Int(default)
+        }
         ParamKind::Number { default, .. } => ParamValue::Float(default),
         ParamKind::Choice { default, .. } => ParamValue::Text(default.to_string()),
-        ParamKind::MaxJumps => ParamValue::Text(spec.max_jumps.to_string()),
-        ParamKind::Placement => ParamValue::Text(spec.placement.as_str().to_string()),
-        ParamKind::Order => ParamValue::Text(spec.order.as_str().to_string()),
-        ParamKind::Machines => ParamValue::Text(
-            match spec.machines {
-                Machines::Counted => "counted",
-                Machines::Pinned => "pinned",
-            }
-            .to_string(),
-        ),
     }
+}
+
+/// The value of a common key, from the spec's typed field.
+fn common(spec: &PolicySpec, key: &str) -> Option<ParamValue> {
+    let text = |t: &str| Some(ParamValue::Text(t.to_string()));
+    match key {
+        "max_jumps" => match spec.max_jumps {
+            MaxJumps::Limit(m) => Some(ParamValue::Int(m.into())),
+            MaxJumps::Unlimited => text(UNLIMITED),
+        },
+        "placement" => text(spec.placement.as_str()),
+        "order" => text(spec.order.as_str()),
+        "machines" => text(match spec.machines {
+            Machines::Counted => "counted",
+            Machines::Pinned => "pinned",
+        }),
+        _ => None,
+    }
+}
+
+/// Sets the declared parameter `p` of `spec` to `v`, checked against its
+/// kind: a common key in its typed field, any other in `params`.
+pub fn set(spec: &mut PolicySpec, p: &Param, v: ParamValue) -> Result<(), String> {
+    check_value(p, &v).map_err(|m| format!("{} {m}", scenario_key(p.key)))?;
+    // A word the check let through is one of the kind's.
+    let word = v.to_string();
+    let pick = |all: &[&str]| all.iter().position(|w| *w == word).unwrap_or(0);
+    match p.key {
+        "max_jumps" => {
+            spec.max_jumps = match v {
+                ParamValue::Int(m) => MaxJumps::Limit(m as u32),
+                _ => MaxJumps::Unlimited,
+            }
+        }
+        "placement" => {
+            spec.placement = PlacementName::ALL[pick(&PlacementName::ALL.map(|x| x.as_str()))]
+        }
+        "order" => spec.order = BackfillOrder::ALL[pick(&BackfillOrder::ALL.map(|x| x.as_str()))],
+        "machines" => {
+            spec.machines = match word.as_str() {
+                "pinned" => Machines::Pinned,
+                _ => Machines::Counted,
+            }
+        }
+        key => {
+            spec.params.insert(key.to_string(), v);
+        }
+    }
+    Ok(())
+}
+
+/// `spec` with only what its policy declares: the parameters of
+/// `[policy.params]` it reads, and counted processors unless it reads
+/// `machines` (pinned ones are refused for the others). The common keys
+/// it does not read are kept, as a sweep keeps them across policies.
+pub fn declared_only(mut spec: PolicySpec) -> PolicySpec {
+    let Some(entry) = find(spec.name) else {
+        return spec;
+    };
+    spec.params.retain(|k, _| param(entry, k).is_some());
+    if param(entry, "machines").is_none() {
+        spec.machines = Machines::Counted;
+    }
+    spec
 }
 
 /// A whole-number parameter of `[policy.params]` (its default if unset).
@@ -176,48 +239,31 @@ pub fn describe() -> String {
     for e in all() {
         out.push_str(&format!("{}\n    {}\n", e.name.as_str(), e.summary));
         for p in e.params {
-            let (key, takes) = match &p.kind {
-                ParamKind::MaxJumps => (
-                    p.key.to_string(),
-                    "a whole number ≥ 0 or \"unlimited\" (default 10)".to_string(),
-                ),
-                ParamKind::Placement => (
-                    p.key.to_string(),
-                    "\"worst-fit\", \"best-fit\" or \"first-fit\" (default worst-fit)".to_string(),
-                ),
-                ParamKind::Order => (
-                    p.key.to_string(),
-                    "\"arrival\", \"shortest-estimate\" or \"smallest\" (default arrival)"
-                        .to_string(),
-                ),
-                ParamKind::Machines => (
-                    p.key.to_string(),
-                    "\"counted\" or \"pinned\" (default counted)".to_string(),
-                ),
-                ParamKind::Count { min, max, default } => (
-                    format!("params.{}", p.key),
-                    format!("a whole number from {min} to {max} (default {default})"),
-                ),
+            let takes = match &p.kind {
+                ParamKind::Count { min, max, default } => {
+                    format!("a whole number from {min} to {max} (default {default})")
+                }
+                ParamKind::Limit { default, .. } => {
+                    format!("a whole number ≥ 0 or \"{UNLIMITED}\" (default {default})")
+                }
                 ParamKind::Number {
                     min, max, default, ..
-                } => (
-                    format!("params.{}", p.key),
-                    format!("a number from {min} to {max} (default {default})"),
-                ),
-                ParamKind::Choice { values, default } => (
-                    format!("params.{}", p.key),
-                    format!(
-                        "{} (default {default})",
-                        values
-                            .iter()
-                            .map(|v| format!("\"{v}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ),
+                } => format!("a number from {min} to {max} (default {default})"),
+                ParamKind::Choice {
+                    values, default, ..
+                } => format!("{} (default {default})", one_of(values)),
             };
-            out.push_str(&format!("    policy.{key}: {takes}\n"));
+            out.push_str(&format!("    policy.{}: {takes}\n", scenario_key(p.key)));
         }
     }
     out
+}
+
+/// `"a", "b" or "c"`.
+fn one_of(values: &[&str]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
 }

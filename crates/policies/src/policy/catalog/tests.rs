@@ -177,3 +177,96 @@ fn labels_are_the_ones_reports_have_always_carried() {
         "EASY backfilling (shortest estimate first) + worst fit"
     );
 }
+
+/// Every parameter of every policy is set and read through its kind
+/// alone, the common keys (kept in the spec's own fields) as the others:
+/// each value its kind takes comes back as set and passes the spec's
+/// check, and one outside its range is refused naming the key.
+#[test]
+fn every_parameter_is_set_and_read_through_its_kind() {
+    let mut seen = 0;
+    for e in POLICIES {
+        for p in e.params {
+            let (good, bad): (Vec<ParamValue>, ParamValue) = match &p.kind {
+                ParamKind::Count { min, max, .. } => (
+                    vec![ParamValue::Int(*min), ParamValue::Int(*max)],
+                    ParamValue::Int(max + 1),
+                ),
+                ParamKind::Limit { max, .. } => (
+                    vec![
+                        ParamValue::Int(0),
+                        ParamValue::Int(*max),
+                        ParamValue::Text(UNLIMITED.into()),
+                    ],
+                    ParamValue::Int(-1),
+                ),
+                ParamKind::Number { min, max, .. } => (
+                    vec![ParamValue::Float(*min), ParamValue::Float(*max)],
+                    ParamValue::Float(max + 1.0),
+                ),
+                ParamKind::Choice { values, .. } => (
+                    values
+                        .iter()
+                        .map(|v| ParamValue::Text(v.to_string()))
+                        .collect(),
+                    ParamValue::Text("no-such-word".into()),
+                ),
+            };
+            for v in good {
+                let mut spec = PolicySpec {
+                    name: e.name,
+                    ..PolicySpec::default()
+                };
+                set(&mut spec, p, v.clone()).unwrap();
+                assert_eq!(value(&spec, p), v, "{} {}", e.name, p.key);
+                check(&spec).unwrap();
+                seen += 1;
+            }
+            let mut spec = PolicySpec {
+                name: e.name,
+                ..PolicySpec::default()
+            };
+            let err = set(&mut spec, p, bad).unwrap_err();
+            assert!(err.contains(p.key), "{err}");
+        }
+    }
+    // The common keys are among them: FPFS's limit, the backfilling
+    // policies' order, placement and processors.
+    let fpfs = find(PolicyName::Fpfs).unwrap();
+    let mut spec = PolicySpec::fpfs(MaxJumps::Limit(3));
+    set(
+        &mut spec,
+        param(fpfs, "max_jumps").unwrap(),
+        ParamValue::Text(UNLIMITED.into()),
+    )
+    .unwrap();
+    assert_eq!(spec.max_jumps, MaxJumps::Unlimited);
+    let easy = find(PolicyName::Easy).unwrap();
+    let mut spec = PolicySpec {
+        name: PolicyName::Easy,
+        ..PolicySpec::default()
+    };
+    set(
+        &mut spec,
+        param(easy, "order").unwrap(),
+        ParamValue::Text("smallest".into()),
+    )
+    .unwrap();
+    set(
+        &mut spec,
+        param(easy, "placement").unwrap(),
+        ParamValue::Text("first-fit".into()),
+    )
+    .unwrap();
+    set(
+        &mut spec,
+        param(easy, "machines").unwrap(),
+        ParamValue::Text("pinned".into()),
+    )
+    .unwrap();
+    assert_eq!(spec.order, BackfillOrder::Smallest);
+    assert_eq!(spec.placement, PlacementName::FirstFit);
+    assert_eq!(spec.machines, Machines::Pinned);
+    assert!(spec.params.is_empty(), "{:?}", spec.params);
+    assert!(seen > 30, "{seen}");
+}
