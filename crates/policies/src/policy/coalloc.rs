@@ -30,6 +30,8 @@ use super::package_view::PackageView;
 use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
+use crate::policy::catalog::PolicyEntry;
+use crate::sched::PolicyName;
 use crate::sched::slowdown;
 use crate::sched::{Assignment, JobKey};
 
@@ -308,6 +310,36 @@ impl Phased for CoAlloc {
         }
     }
 }
+
+/// Its catalog entry.
+pub const CBS_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::new("cbs"),
+    summary: "chunk big small: FCFS, at least 75 % of a job's tasks on one \
+              cluster, the rest elsewhere",
+    params: &[],
+    label: |_| "CBS (chunk big small)".to_string(),
+    build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Cbs, s.clone()))),
+};
+
+/// Its catalog entry.
+pub const JPR_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::new("jpr"),
+    summary: "job preferences on resources: FCFS, the most powerful free \
+              processors, co-allocating when needed",
+    params: &[],
+    label: |_| "JPR (most powerful processors)".to_string(),
+    build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Jpr, s.clone()))),
+};
+
+/// Its catalog entry.
+pub const PAS_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::new("pas"),
+    summary: "package allocation: the queued jobs that fit the free \
+              processors, placed together by one mixed-integer program",
+    params: &[],
+    label: |_| "PAS (package + MIP allocation)".to_string(),
+    build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
+};
 
 #[cfg(test)]
 mod tests {

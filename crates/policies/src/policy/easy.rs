@@ -14,8 +14,12 @@ use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::policy::BuildPlacement;
 use crate::policy::SortQueue;
+use crate::policy::catalog::PolicyEntry;
+use crate::policy::catalog::common::{MACHINES, ORDER, PLACEMENT, backfill_label, one_cluster};
 use crate::sched::{BackfillOrder, BackfillView, JobKey};
+use crate::sched::{Machines, PolicyName};
 
 pub struct Easy {
     placement: Box<dyn Placement>,
@@ -469,6 +473,22 @@ impl Phased for Easy {
         backfill::head_plan(view, &self.plan)
     }
 }
+
+/// Its catalog entry.
+pub const EASY_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Easy,
+    summary: "EASY backfilling: the head holds a reservation, later jobs \
+              start early if they do not delay it",
+    params: &[ORDER, PLACEMENT, MACHINES],
+    label: |s| backfill_label("EASY backfilling", s),
+    build: |s, p| match s.machines {
+        Machines::Pinned => {
+            one_cluster(p)?;
+            Ok(Box::new(super::pinned::PinnedEasy::new(s.clone())))
+        }
+        Machines::Counted => Ok(Box::new(Easy::new(s.placement.build(), s.clone()))),
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -50,6 +50,7 @@ use super::{JobKey, JobView, Phased, PolicyName, PolicySpec, PolicyState, Start,
 use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
 use crate::policy::catalog;
+use crate::policy::catalog::{Param, ParamKind, PolicyEntry};
 use crate::sched::rate::{expected_span, fold_rate, span};
 use crate::sched::{Abort, Assignment, BackfillView, Decision, Resize, SystemView};
 
@@ -541,3 +542,76 @@ impl Phased for Fjt {
         })
     }
 }
+
+/// The fewest processes of a long job.
+pub const LONG_MIN: Param = Param {
+    key: "long_min",
+    title: "long min",
+    hint: "fewest processes of a long job",
+    kind: ParamKind::Count {
+        min: 1,
+        max: 4096,
+        default: 16,
+    },
+};
+/// When a backfilled job's window expires.
+pub const WINDOW: Param = Param {
+    key: "window",
+    title: "window",
+    hint: "when a backfilled job's window expires",
+    kind: ParamKind::Choice {
+        values: &WindowRule::WORDS,
+        default: "estimate",
+        shown: &[],
+    },
+};
+
+/// Its catalog entry.
+pub const FIFO_ENTRY: PolicyEntry = PolicyEntry {
+    name: FIFO,
+    summary: "moldable jobs in arrival order, each at its largest allowed \
+              size",
+    params: &[],
+    label: |_| "FIFO".to_string(),
+    build: |s, p| Fjt::build(s.clone(), p),
+};
+
+/// Its catalog entry.
+pub const FJT4_ENTRY: PolicyEntry = PolicyEntry {
+    name: FJT4,
+    summary: "FJT sizes each moldable job at start; long jobs may start \
+              folded up to 4 processes a processor and expand later",
+    params: &[LONG_MIN],
+    label: |_| "FJT4".to_string(),
+    build: |s, p| Fjt::build(s.clone(), p),
+};
+
+/// Its catalog entry.
+pub const FJT4_BFA_ENTRY: PolicyEntry = PolicyEntry {
+    name: FJT4_BFA,
+    summary: "FJT4 with aggressive backfilling; a backfilled job whose \
+              window expires is aborted and requeued",
+    params: &[LONG_MIN, WINDOW],
+    label: |_| "FJT4+BFA".to_string(),
+    build: |s, p| Fjt::build(s.clone(), p),
+};
+
+/// Its catalog entry.
+pub const FJT1_BFA_ENTRY: PolicyEntry = PolicyEntry {
+    name: FJT1_BFA,
+    summary: "FJT sizing without folding, aggressive backfilling with \
+              aborts of expired backfilled jobs",
+    params: &[LONG_MIN, WINDOW],
+    label: |_| "FJT1+BFA".to_string(),
+    build: |s, p| Fjt::build(s.clone(), p),
+};
+
+/// Its catalog entry.
+pub const FJT1_BFM_ENTRY: PolicyEntry = PolicyEntry {
+    name: FJT1_BFM,
+    summary: "FJT sizing without folding, backfilling with malleability: \
+              expired backfilled jobs are folded until the head fits",
+    params: &[LONG_MIN, WINDOW],
+    label: |_| "FJT1+BFM".to_string(),
+    build: |s, p| Fjt::build(s.clone(), p),
+};

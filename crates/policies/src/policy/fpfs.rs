@@ -9,6 +9,10 @@
 
 use super::placement::Placement;
 use super::{MaxJumps, Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use crate::policy::BuildPlacement;
+use crate::policy::catalog::PolicyEntry;
+use crate::policy::catalog::common::{MAX_JUMPS, PLACEMENT, place};
+use crate::sched::PolicyName;
 use crate::sched::{JobView, Panel, PanelLine, Tone};
 
 pub struct Fpfs {
@@ -190,6 +194,37 @@ pub fn head_panel(jumps: u32, max_jumps: MaxJumps, head: &JobView, free: &[u32])
         ..Panel::default()
     }
 }
+
+/// Its catalog entry.
+pub const FCFS_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Fcfs,
+    summary: "first come, first served: only the head of the queue starts",
+    params: &[PLACEMENT],
+    label: |s| format!("FCFS + {}", place(s)),
+    build: |s, _| {
+        Ok(Box::new(Fpfs::new(
+            MaxJumps::Limit(0),
+            s.placement.build(),
+            s.clone(),
+        )))
+    },
+};
+
+/// Its catalog entry.
+pub const FPFS_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Fpfs,
+    summary: "fit processors first served: the first job that fits starts, \
+              the head jumped at most maxJumps times",
+    params: &[MAX_JUMPS, PLACEMENT],
+    label: |s| format!("FPFS(maxJumps {}) + {}", s.max_jumps, place(s)),
+    build: |s, _| {
+        Ok(Box::new(Fpfs::new(
+            s.max_jumps,
+            s.placement.build(),
+            s.clone(),
+        )))
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,15 @@
 //! Every policy schedscope can run, each declaring its name, what it is,
 //! the parameters it reads with their ranges, its label and its builder.
 //! Scenarios, commands, the console's picker and the help all read this
-//! list: adding a policy is one entry here plus its own file.
+//! list: adding a policy is its own file, which declares its entry, plus
+//! one line in `entries`.
 //!
 //! Here are what an entry holds and the registry of policies of one's own;
-//! the built-in entries are in `entries`, and `params` checks a spec's
-//! parameters against its entry, reads them and lists them.
+//! `entries` lists the built-in ones, `common` holds the parameters several
+//! policies share, and `params` checks a spec's parameters against its
+//! entry, reads them and lists them.
 
+pub mod common;
 mod entries;
 mod params;
 

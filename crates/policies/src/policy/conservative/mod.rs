@@ -46,8 +46,12 @@ use super::placement::{Assignment, Placement};
 use super::profile::Profile;
 use super::{Phased, PolicySpec, PolicyState, Start, SystemView};
 use crate::model::SimTime;
+use crate::policy::BuildPlacement;
 use crate::policy::SortQueue;
+use crate::policy::catalog::common::{MACHINES, ORDER, PLACEMENT, backfill_label, one_cluster};
+use crate::policy::catalog::{Param, ParamKind, PolicyEntry};
 use crate::sched::{BackfillView, JobKey};
+use crate::sched::{Machines, PolicyName};
 use given_back::GivenBack;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -331,6 +335,36 @@ impl Phased for Conservative {
         })
     }
 }
+
+/// How a reservation an overrun broke is placed again.
+pub const BROKEN: Param = Param {
+    key: "broken",
+    title: "broken",
+    hint: "re-placing a reservation an overrun broke",
+    kind: ParamKind::Choice {
+        values: &["in-order", "around-later"],
+        default: "in-order",
+        shown: &[],
+    },
+};
+
+/// Its catalog entry.
+pub const CONSERVATIVE_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Conservative,
+    summary: "conservative backfilling: every queued job holds a \
+              reservation, a job starts early only if it delays none",
+    params: &[ORDER, PLACEMENT, MACHINES, BROKEN],
+    label: |s| backfill_label("conservative backfilling", s),
+    build: |s, p| match s.machines {
+        Machines::Pinned => {
+            one_cluster(p)?;
+            Ok(Box::new(crate::policy::pinned::PinnedConservative::new(
+                s.clone(),
+            )))
+        }
+        Machines::Counted => Ok(Box::new(Conservative::new(s.placement.build(), s.clone()))),
+    },
+};
 
 #[cfg(test)]
 mod tests;

@@ -51,6 +51,7 @@ pub use super::grid_rules::{ElapsedReading, GridRules, IdleReading, QueuePick, W
 use super::{JobKey, Phased, PolicySpec, PolicyState, Start, SystemView};
 use crate::model::SimTime;
 use crate::model::rng::stream_number;
+use crate::policy::catalog::{Param, ParamKind, PolicyEntry};
 use crate::sched::{Abort, PolicyName};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -294,6 +295,81 @@ impl Phased for Grid {
         self.rules.elapsed == ElapsedReading::Exact
     }
 }
+
+/// The two-site grid's open readings, the literal one as default.
+pub const GRID_PARAMS: &[Param] = &[
+    Param {
+        key: "threshold",
+        title: "T",
+        hint: "seconds a backfill may delay a gang",
+        kind: ParamKind::Number {
+            min: 0.0,
+            max: 1e6,
+            step: 0.5,
+            default: 0.0,
+        },
+    },
+    Param {
+        key: "idle",
+        title: "idle",
+        hint: "what the grid scheduler counts as idle",
+        kind: ParamKind::Choice {
+            values: &["not-executing", "unclaimed"],
+            default: "not-executing",
+            shown: &[],
+        },
+    },
+    Param {
+        key: "elapsed",
+        title: "elapsed",
+        hint: "time until a gang starts: exact or estimated",
+        kind: ParamKind::Choice {
+            values: &["exact", "estimated"],
+            default: "exact",
+            shown: &[],
+        },
+    },
+    Param {
+        key: "empty_queues",
+        title: "queues",
+        hint: "which empty queues a gang takes",
+        kind: ParamKind::Choice {
+            values: &["lowest", "idle-first", "random"],
+            default: "lowest",
+            shown: &[],
+        },
+    },
+    Param {
+        key: "wide",
+        title: "wide",
+        hint: "a gang no site holds: split on empty queues or only on idle",
+        kind: ParamKind::Choice {
+            values: &["queues", "idle"],
+            default: "queues",
+            shown: &[],
+        },
+    },
+];
+
+/// Its catalog entry.
+pub const GRID_1_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Grid1,
+    summary: "two-site grid, approach 1: a gang runs on one site; a FIFO \
+              queue per processor, local jobs backfill behind a waiting gang",
+    params: GRID_PARAMS,
+    label: |_| "grid approach 1 (one site)".to_string(),
+    build: |s, _| Ok(Box::new(Grid::new(s.clone()))),
+};
+
+/// Its catalog entry.
+pub const GRID_2_ENTRY: PolicyEntry = PolicyEntry {
+    name: PolicyName::Grid2,
+    summary: "two-site grid, approach 2: as approach 1, and a gang may be \
+              split over both sites' idle processors (with the overhead)",
+    params: GRID_PARAMS,
+    label: |_| "grid approach 2 (may split)".to_string(),
+    build: |s, _| Ok(Box::new(Grid::new(s.clone()))),
+};
 
 #[cfg(test)]
 mod tests;
