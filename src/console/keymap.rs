@@ -77,7 +77,7 @@ pub enum Action {
     Confirm,
     /// Choose the policy under the cursor (picker).
     Select,
-    /// Set maxJumps to unlimited (picker).
+    /// Set the policy's limit to unlimited (picker).
     Unlimited,
     /// Delete the last character typed.
     Backspace,
@@ -170,9 +170,9 @@ pub static KEYMAP: &[Binding] = &[
     b(Picker, &[Left, Char('h')], "← h", "", "smaller / larger value, other choice", Action::Left),
     b(Picker, &[Right, Char('l')], "→ l", "change", "", Action::Right),
     b(Picker, &[Char(' ')], "Space", "choose", "choose the policy under the cursor", Action::Select),
-    b(Picker, &[Char('u')], "u", "", "maxJumps unlimited", Action::Unlimited),
-    b(Picker, &[], "0-9", "maxJumps", "type maxJumps", Action::Type),
-    b(Picker, &[Backspace], "Backspace", "", "delete a digit of maxJumps", Action::Backspace),
+    b(Picker, &[Char('u')], "u", "", "a limit such as maxJumps to ∞", Action::Unlimited),
+    b(Picker, &[], "0-9", "number", "type a whole number (maxJumps …)", Action::Type),
+    b(Picker, &[Backspace], "Backspace", "", "delete a digit of the number", Action::Backspace),
     b(Picker, &[Enter], "Enter", "apply", "apply the policy named here", Action::Confirm),
     b(Picker, &[Esc], "Esc", "cancel", "close without a change", Action::Close),
     // Inject form.
