@@ -116,16 +116,7 @@ impl CoAlloc {
             let Some(a) = placed else {
                 break;
             };
-            for &(c, w) in &a {
-                free[c as usize] -= w;
-            }
-            out.push(Start {
-                job: key,
-                assignment: a,
-                kind: StartKind::Head,
-                processors: None,
-                processes: None,
-            });
+            start_at_head(out, &mut free, key, a);
         }
     }
 
@@ -215,16 +206,7 @@ fn start_as_requested(view: &SystemView<'_>, out: &mut Vec<Start>) -> Option<(Ve
             break;
         }
         let a = as_requested(&job.components, &free)?;
-        for &(c, w) in &a {
-            free[c as usize] -= w;
-        }
-        out.push(Start {
-            job: key,
-            assignment: a,
-            kind: StartKind::Head,
-            processors: None,
-            processes: None,
-        });
+        start_at_head(out, &mut free, key, a);
         from += 1;
     }
     Some((free, from))
@@ -340,6 +322,21 @@ pub const PAS_ENTRY: PolicyEntry = PolicyEntry {
     label: |_| "PAS (package + MIP allocation)".to_string(),
     build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
 };
+
+/// Starts `key` on `a` as the head of the queue, taking its processors
+/// from `free`.
+fn start_at_head(out: &mut Vec<Start>, free: &mut [u32], key: JobKey, a: Assignment) {
+    for &(c, w) in &a {
+        free[c as usize] -= w;
+    }
+    out.push(Start {
+        job: key,
+        assignment: a,
+        kind: StartKind::Head,
+        processors: None,
+        processes: None,
+    });
+}
 
 #[cfg(test)]
 mod tests {
