@@ -183,6 +183,7 @@ fn set_rate_reschedules_the_completion() {
 }
 
 mod commands;
+mod rounds;
 
 #[test]
 fn snapshot_shows_ownership() {
