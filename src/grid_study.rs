@@ -79,19 +79,6 @@ pub struct GridFigures {
     pub backfilled: u64,
 }
 
-/// The grid figures by name, in report order (`grid.<name>` in sweeps
-/// and the JSON summary).
-pub const GRID_FIGURES: [&str; 8] = [
-    "rt",
-    "sld",
-    "wrt",
-    "wsld",
-    "gangs_finished_pct",
-    "utilization",
-    "busy_utilization",
-    "backfilled",
-];
-
 const fn figure(
     name: &'static str,
     label: &'static str,
@@ -144,8 +131,8 @@ impl FigureFold for GridAcc {
 
     fn values(&self, engine: &Engine) -> Vec<f64> {
         let f = self.figures(engine);
-        GRID_FIGURES
-            .iter()
+        GRID_FAMILY
+            .names()
             .map(|n| f.get(n).expect("a grid figure"))
             .collect()
     }
@@ -167,7 +154,7 @@ impl GridFigures {
         }
     }
 
-    /// A figure by its name in [`GRID_FIGURES`].
+    /// A figure by its name in [`GRID_FAMILY`].
     pub fn get(&self, name: &str) -> Option<f64> {
         Some(match name {
             "rt" => self.rt,
