@@ -197,6 +197,12 @@ pub fn run_seeded(
         if gone {
             break;
         }
+        if let Some((at, reason)) = engine.failure() {
+            return Err(ScenarioError::Stopped {
+                at: *at,
+                reason: reason.clone(),
+            });
+        }
         if !more || stop.is_some_and(|s| done >= s) {
             // Checked only where the run ran its jobs out.
             if stop.is_none_or(|s| done < s) {

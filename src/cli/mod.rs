@@ -141,6 +141,7 @@ impl Failure {
 /// (`policy::catalog::register`) calls this after registering them.
 pub fn main() -> std::process::ExitCode {
     use clap::Parser;
+    schedscope_batsim::register();
     let cli = Cli::parse();
     match execute(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -200,6 +200,8 @@ impl PickerState {
                 let next = values[(now as i64 + delta).rem_euclid(values.len() as i64) as usize];
                 ParamValue::Text(next.into())
             }
+            // Text is set in the scenario or with --set, not stepped.
+            ParamKind::Text { .. } => return,
         };
         self.set(p, next);
     }

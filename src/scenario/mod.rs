@@ -59,6 +59,13 @@ pub enum ScenarioError {
     /// A file the workload reads is not there.
     #[error("{0}")]
     MissingData(Box<MissingData>),
+    /// The policy stopped the run (an external scheduler that stopped
+    /// answering, say): not a defect of schedscope, nor of the scenario.
+    #[error("the run stopped at t = {at}: {reason}")]
+    Stopped {
+        at: crate::model::SimTime,
+        reason: String,
+    },
     /// The run lost jobs: a defect of schedscope, not of the input.
     #[error(transparent)]
     Internal(#[from] crate::engine::Conservation),

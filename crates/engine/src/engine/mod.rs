@@ -279,6 +279,8 @@ pub struct Engine {
     rejections: Vec<Rejection>,
     /// Timeline commands that could not apply, with why.
     timeline_refused: Vec<(SimTime, String)>,
+    /// Why the policy stopped the run, and when ([`Decisions::fail`]).
+    failure: Option<(SimTime, String)>,
 }
 
 impl Engine {
@@ -348,6 +350,7 @@ impl Engine {
             next_reservation: 0,
             rejections: Vec::new(),
             timeline_refused: Vec::new(),
+            failure: None,
         })
     }
 
@@ -385,9 +388,10 @@ impl Engine {
         &self.log
     }
 
-    /// No event is left: the workload is exhausted and every job has ended.
+    /// No event is left: the workload is exhausted and every job has ended
+    /// (or the policy stopped the run: [`Engine::failure`]).
     pub fn is_done(&self) -> bool {
-        self.events.is_empty()
+        self.events.is_empty() || self.failure.is_some()
     }
 
     /// Checks, once the run is over, that no job was lost: every job that
@@ -428,6 +432,19 @@ impl Engine {
         &self.rejections
     }
 
+    /// Why the policy stopped the run, and when, if it did: the run ended
+    /// there with its jobs left in the system.
+    pub fn failure(&self) -> Option<&(SimTime, String)> {
+        self.failure.as_ref()
+    }
+
+    /// Ends the run now because the policy cannot go on: no event is left.
+    fn stop(&mut self, reason: String) {
+        tracing::warn!(at = %self.now, %reason, "the policy stopped the run");
+        self.failure = Some((self.now, reason));
+        self.events.retain(|_| false);
+    }
+
     /// Timeline commands that could not apply, with when and why.
     pub fn timeline_refused(&self) -> &[(SimTime, String)] {
         &self.timeline_refused
@@ -451,6 +468,9 @@ impl Engine {
     /// Handles the next event. Returns its time, or `None` when there is
     /// nothing left to do.
     pub fn step(&mut self) -> Option<SimTime> {
+        if self.failure.is_some() {
+            return None;
+        }
         let ev = self.events.pop()?;
         debug_assert!(ev.time >= self.now, "time went back");
         if ev.time > self.now && !self.returning.is_empty() && !self.aborted_for_waiting() {
@@ -601,6 +621,10 @@ impl Engine {
         let mut changed = false;
         loop {
             self.policy.decide(&system_view!(self), &mut out);
+            if let Some(reason) = out.take_failure() {
+                self.stop(reason);
+                break;
+            }
             let (carried, again) = self.carry_out(&mut out);
             changed |= carried.starts + carried.aborts + carried.grants > 0;
             out.set_carried(carried);
@@ -614,8 +638,10 @@ impl Engine {
                 break;
             }
         }
-        for &t in out.wakes() {
-            self.wake_for(t, changed);
+        if self.failure.is_none() {
+            for &t in out.wakes() {
+                self.wake_for(t, changed);
+            }
         }
         self.decisions = out;
     }

@@ -37,6 +37,7 @@ pub struct Decisions {
     step: u32,
     round: u32,
     carried: Carried,
+    failed: Option<String>,
     // A phased policy's buffers, kept to spare allocations.
     starts: Vec<Start>,
     aborts: Vec<Abort>,
@@ -67,6 +68,13 @@ impl Decisions {
     /// in a row that changed nothing.
     pub fn wake_at(&mut self, at: SimTime) {
         self.wakes.push(at);
+    }
+
+    /// Stops the run: the policy cannot go on (an external scheduler that
+    /// stopped answering, say). The engine carries out nothing more, ends
+    /// the run at this instant and reports `reason` as the run's error.
+    pub fn fail(&mut self, reason: impl Into<String>) {
+        self.failed.get_or_insert_with(|| reason.into());
     }
 
     /// The decisions of this round so far.
@@ -123,6 +131,11 @@ impl Decisions {
     /// Records what the engine carried out of the round just taken.
     pub fn set_carried(&mut self, carried: Carried) {
         self.carried = carried;
+    }
+
+    /// Why the policy stopped the run, if it did ([`Decisions::fail`]).
+    pub fn take_failure(&mut self) -> Option<String> {
+        self.failed.take()
     }
 
     /// The wake-up times asked at this decision point, in order.

@@ -70,6 +70,9 @@ pub enum ParamKind {
         default: &'static str,
         shown: &'static [&'static str],
     },
+    /// Free text, such as an address (set in a scenario or with `--set`;
+    /// the picker shows it and leaves it as it is).
+    Text { default: &'static str },
 }
 
 /// The word for no limit in a [`ParamKind::Limit`].

@@ -116,6 +116,8 @@ fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
         (ParamKind::Choice { values, .. }, ParamValue::Text(t)) if values.contains(&t.as_str()) => {
             Ok(())
         }
+        (ParamKind::Text { .. }, ParamValue::Text(t)) if !t.trim().is_empty() => Ok(()),
+        (ParamKind::Text { .. }, _) => Err(format!("must be a non-empty text, found {v}")),
         (ParamKind::Choice { values, .. }, _) => Err(format!(
             "must be one of {}, found {v}",
             values
@@ -141,7 +143,9 @@ pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
             ParamValue::Int(default)
         }
         ParamKind::Number { default, .. } => ParamValue::Float(default),
-        ParamKind::Choice { default, .. } => ParamValue::Text(default.to_string()),
+        ParamKind::Choice { default, .. } | ParamKind::Text { default } => {
+            ParamValue::Text(default.to_string())
+        }
     }
 }
 
@@ -224,7 +228,7 @@ pub fn number(spec: &PolicySpec, key: &str) -> Option<f64> {
     value(spec, p).as_f64()
 }
 
-/// A word parameter of `[policy.params]` (its default if unset).
+/// A word or text parameter of `[policy.params]` (its default if unset).
 pub fn choice(spec: &PolicySpec, key: &str) -> Option<String> {
     let p = param(find(spec.name)?, key)?;
     match value(spec, p) {
@@ -252,6 +256,7 @@ pub fn describe() -> String {
                 ParamKind::Choice {
                     values, default, ..
                 } => format!("{} (default {default})", one_of(values)),
+                ParamKind::Text { default } => format!("a text (default \"{default}\")"),
             };
             out.push_str(&format!("    policy.{}: {takes}\n", scenario_key(p.key)));
         }

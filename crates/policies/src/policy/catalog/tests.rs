@@ -211,6 +211,10 @@ fn every_parameter_is_set_and_read_through_its_kind() {
                         .collect(),
                     ParamValue::Text("no-such-word".into()),
                 ),
+                ParamKind::Text { .. } => (
+                    vec![ParamValue::Text("tcp://127.0.0.1:1".into())],
+                    ParamValue::Text(" ".into()),
+                ),
             };
             for v in good {
                 let mut spec = PolicySpec {

@@ -1,0 +1,376 @@
+//! Batsim's protocol against the real client: pybatsim 3.2.1's shipped
+//! schedulers drive schedscope as the policy `external`, and scripted
+//! schedulers (pyzmq) misbehave on purpose.
+//!
+//! pybatsim is looked for in the virtual environment `.ci/run` makes
+//! (`.ci/venv`) or the one `SCHEDSCOPE_PYBATSIM_VENV` names. Where it is
+//! absent the tests print why and skip; under CI they fail instead.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// The virtual environment with pybatsim, if there is one.
+fn venv() -> Option<PathBuf> {
+    let dir = std::env::var_os("SCHEDSCOPE_PYBATSIM_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/venv"));
+    if dir.join("bin/pybatsim").exists() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "pybatsim is absent from {}, and CI must run this test",
+            dir.display()
+        );
+    }
+    println!("skipping: no pybatsim in {} (see .ci/run)", dir.display());
+    None
+}
+
+fn medium_late() -> Option<PathBuf> {
+    common::shared_data("reference_outputs/batsim_evalys_medium_late")
+}
+
+/// A free port on the loopback.
+fn port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A scheduler process, killed when dropped.
+struct Scheduler(Child);
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `pybatsim SCHED` listening on `port`, in `dir` (it writes its
+/// `out_events.csv` there).
+fn pybatsim(venv: &Path, sched: &str, port: u16, dir: &Path) -> Scheduler {
+    Scheduler(
+        Command::new(venv.join("bin/pybatsim"))
+            .args([
+                sched,
+                "-s",
+                &format!("tcp://127.0.0.1:{port}"),
+                "-v",
+                "warning",
+            ])
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pybatsim starts"),
+    )
+}
+
+/// A scripted scheduler: Python with pyzmq, replying with `replies(msg)`.
+fn scripted(venv: &Path, port: u16, body: &str) -> Scheduler {
+    let script = format!(
+        "import json, sys, zmq\n\
+         s = zmq.Context().socket(zmq.REP)\n\
+         s.bind('tcp://127.0.0.1:{port}')\n\
+         n = 0\n\
+         while True:\n\
+         \x20   msg = json.loads(s.recv())\n\
+         \x20   n += 1\n\
+         {body}\n"
+    );
+    Scheduler(
+        Command::new(venv.join("bin/python"))
+            .args(["-c", &script])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python starts"),
+    )
+}
+
+/// `schedscope run SCENARIO --set …` under `external` at `port`.
+fn run(scenario: &Path, port: u16, sets: &[&str], extra: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_schedscope"));
+    c.arg("run").arg(scenario);
+    c.args(["--set", "policy.name=external"]);
+    c.args([
+        "--set",
+        &format!("policy.params.endpoint=\"tcp://127.0.0.1:{port}\""),
+    ]);
+    for s in sets {
+        c.args(["--set", s]);
+    }
+    c.args(extra);
+    c.output().expect("schedscope runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Rows of a CSV text, by column name.
+fn rows(text: &str) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let h = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            h.iter()
+                .map(String::from)
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+fn num(row: &HashMap<String, String>, col: &str) -> f64 {
+    row[col]
+        .parse()
+        .unwrap_or_else(|_| panic!("{col} = {:?}", row[col]))
+}
+
+/// The scenario of the `medium_late` workload at `path` (its copy, or
+/// the shipped one) on `processors` machines.
+fn scenario(dir: &Path, workload: &Path, processors: u32) -> PathBuf {
+    let p = dir.join("scenario.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "name = \"batsim-protocol\"\n\
+             [platform]\nclusters = [{{ processors = {processors} }}]\n\
+             [workload]\nkind = \"batsim\"\npath = \"{}\"\n\
+             [policy]\nname = \"external\"\n\
+             [estimates]\nsource = \"trace\"\n",
+            workload.display()
+        ),
+    )
+    .unwrap();
+    p
+}
+
+/// Every job of the workload ran exactly once, for its own run time.
+fn every_job_once(jobs: &[HashMap<String, String>], workload: &Path) {
+    let w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(workload).unwrap()).unwrap();
+    let profiles = &w["profiles"];
+    let mut runtime: HashMap<u64, f64> = HashMap::new();
+    for j in w["jobs"].as_array().unwrap() {
+        let delay = profiles[j["profile"].as_str().unwrap()]["delay"]
+            .as_f64()
+            .unwrap();
+        let id = match &j["id"] {
+            serde_json::Value::String(s) => s.rsplit('!').next().unwrap().parse().unwrap(),
+            v => v.as_u64().unwrap(),
+        };
+        runtime.insert(id, delay);
+    }
+    assert_eq!(
+        jobs.len(),
+        runtime.len(),
+        "every job of the workload has a row"
+    );
+    let mut seen = std::collections::HashSet::new();
+    for r in jobs {
+        let id: u64 = r["job_id"].parse().unwrap();
+        assert!(seen.insert(id), "job {id} twice");
+        let ran = num(r, "end") - num(r, "start");
+        assert!(
+            (ran - runtime[&id]).abs() < 1e-6,
+            "job {id} ran {ran} s, its run time is {} s",
+            runtime[&id]
+        );
+        assert!(num(r, "start") >= num(r, "submit"));
+    }
+}
+
+/// pybatsim's `fillerSched` on `medium_late` with 64 machines: every start
+/// time and every allocation is Batsim's own (its reference output), the
+/// scheduler's 0.005 s of decision time included.
+#[test]
+fn filler_sched_gives_batsims_own_schedule_job_by_job() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = data.join("medium_late.json");
+    let sc = scenario(dir.path(), &workload, 64);
+    let port = port();
+    let _s = pybatsim(&venv, "fillerSched", port, dir.path());
+    let out = dir.path().join("out");
+    let o = run(&sc, port, &[], &["--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ours = rows(&std::fs::read_to_string(out.join("out_jobs.csv")).unwrap());
+    every_job_once(
+        &rows(&std::fs::read_to_string(out.join("jobs.csv")).unwrap()),
+        &workload,
+    );
+    // The reference numbers jobs by their order in the workload.
+    let reference =
+        rows(&std::fs::read_to_string(data.join("tests/filler_mediumWL_smallPF.csv")).unwrap());
+    let hacky: HashMap<String, String> =
+        rows(&std::fs::read_to_string(data.join("easy/out_jobs.csv")).unwrap())
+            .into_iter()
+            .map(|r| (r["job_id"].clone(), r["hacky_job_id"].clone()))
+            .collect();
+    let by_id: HashMap<&str, &HashMap<String, String>> =
+        reference.iter().map(|r| (r["jobID"].as_str(), r)).collect();
+    let mut compared = 0;
+    for r in &ours {
+        let Some(reference) = hacky.get(&r["job_id"]).and_then(|h| by_id.get(h.as_str())) else {
+            continue;
+        };
+        compared += 1;
+        assert!(
+            (num(r, "starting_time") - num(reference, "starting_time")).abs() < 1e-5,
+            "job {}: starts at {}, Batsim's at {}",
+            r["job_id"],
+            r["starting_time"],
+            reference["starting_time"]
+        );
+        assert_eq!(
+            r["allocated_resources"], reference["allocated_processors"],
+            "job {}'s allocation",
+            r["job_id"]
+        );
+    }
+    assert_eq!(compared, 800, "the reference's 800 jobs compared");
+}
+
+/// pybatsim's `easyBackfill` runs `medium_late` on its 32 machines to the
+/// end: every job once, for its run time.
+#[test]
+fn easy_backfill_runs_every_job_once() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = data.join("medium_late.json");
+    let sc = scenario(dir.path(), &workload, 32);
+    let port = port();
+    let _s = pybatsim(&venv, "easyBackfill", port, dir.path());
+    let o = run(&sc, port, &[], &["--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    every_job_once(&rows(&String::from_utf8_lossy(&o.stdout)), &workload);
+}
+
+/// Nothing listens: the run stops after the timeout with the endpoint
+/// named, exit 2, and writes no output folder.
+#[test]
+fn no_scheduler_is_a_clear_error_and_no_output() {
+    let Some(data) = medium_late() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
+    let port = port();
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let o = run(
+        &sc,
+        port,
+        &["policy.params.timeout=0.5"],
+        &["--out", out.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("no scheduler listens at tcp://127.0.0.1:{port}")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(started.elapsed().as_secs_f64() < 10.0, "no hang");
+    assert!(!out.join("jobs.csv").exists(), "no half-written output");
+}
+
+/// Schedulers that break the protocol stop the run with what they broke.
+#[test]
+fn broken_replies_are_clear_errors() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
+    let cases: [(&str, &str); 5] = [
+        ("    s.send(b'{not json')", "not JSON"),
+        (
+            "    s.send(json.dumps({'now': msg['now'] / 2, 'events': []}).encode())",
+            "before the request's",
+        ),
+        (
+            // Runs every job on resource 0, the second while the first runs.
+            "    ev = [{'timestamp': msg['now'], 'type': 'EXECUTE_JOB', 'data': {'job_id': e['data']['job_id'], 'alloc': '0-%d' % (e['data']['job']['res'] - 1)}} for e in msg['events'] if e['type'] == 'JOB_SUBMITTED']\n    s.send(json.dumps({'now': msg['now'], 'events': ev}).encode())",
+            "is busy",
+        ),
+        (
+            "    s.send(json.dumps({'now': msg['now'], 'events': [{'timestamp': msg['now'], 'type': 'REGISTER_JOB', 'data': {}}]}).encode())",
+            "REGISTER_JOB",
+        ),
+        (
+            // Dies after three replies.
+            "    s.send(json.dumps({'now': msg['now'], 'events': []}).encode())\n    if n == 3: sys.exit(0)",
+            "stopped answering",
+        ),
+    ];
+    for (body, says) in cases {
+        let port = port();
+        let _s = scripted(&venv, port, body);
+        let out = dir.path().join(format!("out-{port}"));
+        let o = run(
+            &sc,
+            port,
+            &["policy.params.timeout=1"],
+            &["--out", out.to_str().unwrap()],
+        );
+        assert_eq!(o.status.code(), Some(2), "{body}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(says),
+            "{body}: expected {says:?} in {}",
+            stderr(&o)
+        );
+        assert!(
+            !out.join("jobs.csv").exists(),
+            "{body}: no half-written output"
+        );
+    }
+}
+
+/// A decision takes effect at its event's timestamp, as in Batsim: a
+/// scheduler that takes 2.5 s to decide starts each job 2.5 s after it is
+/// told, and is told nothing while it is busy.
+#[test]
+fn decisions_take_effect_at_their_timestamps() {
+    let Some(venv) = venv() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.json");
+    std::fs::write(
+        &workload,
+        r#"{"nb_res": 4, "jobs": [
+            {"id": 1, "subtime": 10, "res": 2, "walltime": 100, "profile": "d5"},
+            {"id": 2, "subtime": 11, "res": 2, "walltime": 100, "profile": "d5"}],
+           "profiles": {"d5": {"type": "delay", "delay": 5}}}"#,
+    )
+    .unwrap();
+    let sc = scenario(dir.path(), &workload, 4);
+    let port = port();
+    let body = "    later = msg['now'] + 2.5 if msg['events'][0]['type'] != 'SIMULATION_BEGINS' else msg['now']\n\
+                \x20   ev = [{'timestamp': later, 'type': 'EXECUTE_JOB', 'data': {'job_id': e['data']['job_id'], 'alloc': '0-1' if e['data']['job_id'].endswith('!1') else '2-3'}} for e in msg['events'] if e['type'] == 'JOB_SUBMITTED']\n\
+                \x20   s.send(json.dumps({'now': later, 'events': ev}).encode())";
+    let _s = scripted(&venv, port, body);
+    let o = run(&sc, port, &[], &["--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let jobs = rows(&String::from_utf8_lossy(&o.stdout));
+    let start = |id: &str| num(jobs.iter().find(|r| r["job_id"] == id).unwrap(), "start");
+    // Job 1 is told at 10 and starts at 12.5; job 2 arrives at 11 while
+    // the scheduler is busy, is told at 12.5 and starts at 15.
+    assert_eq!(start("1"), 12.5);
+    assert_eq!(start("2"), 15.0);
+}
