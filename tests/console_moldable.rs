@@ -5,8 +5,10 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use schedscope::console::app::{App, Msg};
+use schedscope::console::projection::QueueSlice;
 use schedscope::console::session::Session;
 use schedscope::console::ui;
+use schedscope::engine::EngineSnapshot;
 use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
 use std::path::Path;
@@ -20,7 +22,7 @@ const H: u16 = 40;
 fn screen_when(
     sets: &[&str],
     until: i64,
-    found: impl Fn(&schedscope::engine::EngineSnapshot) -> bool,
+    found: impl Fn(&EngineSnapshot<QueueSlice>) -> bool,
 ) -> String {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
     let sc = Scenario::load_with(

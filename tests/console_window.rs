@@ -6,9 +6,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use schedscope::console::app::{App, Effect, Msg};
+use schedscope::console::projection::{QueueSlice, QueueWindow, project};
 use schedscope::console::session::{DEFAULT_WINDOW, Request, Session};
 use schedscope::console::ui;
-use schedscope::engine::{Command, InjectJob, QueueWindow};
+use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
 use schedscope::policy::{PolicyName, PolicySpec};
 use schedscope::scenario::Scenario;
@@ -58,7 +59,8 @@ fn a_window_carries_the_rows_of_the_whole_picture() {
         let whole = s.engine().snapshot();
         let n = whole.queue.len();
         assert!(n >= QUEUED, "{policy:?}: {n} queued");
-        assert!(whole.queue.is_whole());
+        let all = project(s.engine().read(), QueueWindow::ALL, None);
+        assert_eq!(all.queue, QueueSlice::whole(whole.queue.clone()));
         if policy == PolicyName::Conservative {
             let planned = whole
                 .queue
@@ -82,7 +84,7 @@ fn a_window_carries_the_rows_of_the_whole_picture() {
             },
         ] {
             let watched = whole.queue.get(n / 3).map(|q| q.id);
-            let part = s.engine().snapshot_window(window, watched);
+            let part = project(s.engine().read(), window, watched);
             assert_eq!(part.queue.len(), n, "{policy:?} {window:?}");
             let carried = part.queue.window();
             assert!(carried.len() <= window.rows);
@@ -210,17 +212,17 @@ fn an_open_detail_follows_its_job_deep_in_the_queue() {
     assert_eq!((i, row.id), (at, id));
     // Far outside the window, the detail's job is carried all the same,
     // with its planned start.
-    let snap = s
-        .engine()
-        .snapshot_window(QueueWindow { from: 0, rows: 10 }, Some(id));
+    let snap = project(
+        s.engine().read(),
+        QueueWindow { from: 0, rows: 10 },
+        Some(id),
+    );
     let (i, row) = snap.queue.find(id).expect("carried");
     assert_eq!((i, row.id), (at, id));
     assert!(row.planned_start.is_some(), "its planned start too");
     // Closed, the job is no longer asked for.
     let effects = app.update(key(KeyCode::Esc));
     assert_eq!(follow(&mut s, effects), 1);
-    let snap = s
-        .engine()
-        .snapshot_window(QueueWindow { from: 0, rows: 10 }, None);
+    let snap = project(s.engine().read(), QueueWindow { from: 0, rows: 10 }, None);
     assert!(snap.queue.find(id).is_none());
 }

@@ -1,8 +1,9 @@
 //! Hand-built snapshots for pane tests.
 
+use super::projection::QueueSlice;
 use super::snapshot::{History, Message, Snapshot, Speed};
 use crate::engine::{
-    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, QueueSlice, RunningRow,
+    BackfillView, CellView, ClusterView, Counters, EngineSnapshot, QueueRow, RunningRow,
 };
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
@@ -234,7 +235,7 @@ pub fn snapshot() -> Snapshot {
 
 /// `engine` as a backfilling policy would show it: the head reserved at
 /// t = 130 s with 2 extra processors on c0, the injected job backfilled.
-pub fn with_backfill(mut engine: EngineSnapshot) -> EngineSnapshot {
+pub fn with_backfill(mut engine: EngineSnapshot<QueueSlice>) -> EngineSnapshot<QueueSlice> {
     engine.queue.set_planned_start(0, Some(s(130)));
     engine.running[1].jumped_ahead = true;
     engine.backfill = Some(BackfillView {

@@ -4,8 +4,9 @@
 //! screen they check is deterministic.
 
 use super::inject_form::FitRules;
+use super::projection::{self, QueueWindow};
 use super::snapshot::{History, Message, Snapshot, Speed};
-use crate::engine::{Command, Engine, EngineSnapshot, QueueWindow};
+use crate::engine::{Command, Engine, EngineSnapshot};
 use crate::metrics::Metrics;
 use crate::model::{JobRecord, SimTime};
 use crate::scenario::{Scenario, ScenarioError};
@@ -527,7 +528,7 @@ impl Session {
     pub fn snapshot(&mut self) -> Snapshot {
         self.version += 1;
         Snapshot {
-            engine: self.engine.snapshot_window(self.window, self.watched),
+            engine: projection::project(self.engine.read(), self.window, self.watched),
             scenario: self.scenario.name().to_string(),
             shape: self.engine.platform().shape(),
             fit: self.fit.clone(),

@@ -1,6 +1,7 @@
 //! What the console draws: the engine's picture plus the driver's view.
 
 use super::inject_form::FitRules;
+use super::projection::QueueSlice;
 use crate::engine::EngineSnapshot;
 use crate::metrics::Summary;
 use crate::model::JobRecord;
@@ -147,7 +148,9 @@ impl Message {
 /// Everything a pane may read: immutable, published by the driver.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    pub engine: EngineSnapshot,
+    /// The engine as the console projects it: the queue's rows the
+    /// console draws (see [`super::projection`]).
+    pub engine: EngineSnapshot<QueueSlice>,
     pub scenario: String,
     pub shape: String,
     /// What an injected job must fit (the platform and the splitting rule).

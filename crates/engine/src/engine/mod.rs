@@ -11,6 +11,7 @@ mod events;
 mod lifecycle;
 mod network;
 mod queue;
+mod read;
 mod reservations;
 mod snapshot;
 
@@ -20,9 +21,10 @@ pub use commands::{
 };
 
 pub use events::{Event, EventKind, EventQueue};
+pub use read::EngineRead;
 pub use snapshot::{
     CellView, ClusterView, EngineSnapshot, LinkView, MAX_CELLS, MAX_RESERVATIONS, QueueRow,
-    QueueSlice, QueueWindow, RunningRow,
+    RunningRow,
 };
 
 use crate::model::JobSource;
@@ -746,19 +748,6 @@ impl Engine {
     /// The policy's view of its own state.
     pub fn policy_state(&self) -> PolicyState {
         self.policy.state(&self.view())
-    }
-
-    /// An immutable picture of the whole system for the console, with a
-    /// row for every queued job.
-    pub fn snapshot(&self) -> EngineSnapshot {
-        snapshot::build(self, QueueWindow::ALL, None)
-    }
-
-    /// [`Engine::snapshot`] with rows for the queued jobs in `window` only
-    /// (the queue's length and everything else as in the whole picture),
-    /// and for job `watched` wherever it waits.
-    pub fn snapshot_window(&self, window: QueueWindow, watched: Option<u64>) -> EngineSnapshot {
-        snapshot::build(self, window, watched)
     }
 }
 

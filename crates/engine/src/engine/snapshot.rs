@@ -1,6 +1,7 @@
-//! An immutable picture of the engine for the console and reports.
+//! An immutable picture of the engine for the console and reports, built
+//! from the engine's read-only view alone ([`EngineRead`]).
 
-use super::{Counters, Engine, JobState};
+use super::{Counters, EngineRead, JobState};
 use crate::model::graph::GraphJob;
 use crate::model::{ClusterIdx, SimTime};
 use crate::sched::ReservationView;
@@ -112,8 +113,11 @@ pub struct CellView {
     pub busy: u32,
 }
 
+/// The picture of the engine: its state now, with the queue carried as
+/// `Q`, every row of it by default (as [`super::Engine::snapshot`] gives
+/// it) or such part of it as a reader projects from [`EngineRead`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EngineSnapshot {
+pub struct EngineSnapshot<Q = Vec<QueueRow>> {
     pub now: SimTime,
     pub counters: Counters,
     pub policy: PolicySpec,
@@ -123,13 +127,13 @@ pub struct EngineSnapshot {
     pub estimates: String,
     /// The estimate model in force (what `estimates` describes).
     pub estimate_model: crate::model::estimates::EstimateModel,
-    /// Waiting jobs in queue (arrival) order; the first is the head. Rows
-    /// only for the part of the queue asked for (see [`QueueWindow`]).
-    pub queue: QueueSlice,
+    /// Waiting jobs in queue (arrival) order; the first is the head.
+    pub queue: Q,
     /// Running jobs in start order.
     pub running: Vec<RunningRow>,
     pub clusters: Vec<ClusterView>,
-    /// Present under backfilling policies.
+    /// Present under backfilling policies: the plan for the queue's rows
+    /// carried.
     pub backfill: Option<BackfillView>,
     /// Inter-cluster links, one per cluster to the central switch; empty
     /// where the platform has no network.
@@ -142,184 +146,25 @@ pub struct EngineSnapshot {
     pub done: bool,
 }
 
-/// The part of the queue a snapshot carries rows for: the rows from
-/// position `from` (0 is the head), `rows` of them at most. A console asks
-/// for what it draws, so that a snapshot of a queue of 100,000 costs what
-/// a screenful costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QueueWindow {
-    pub from: usize,
-    pub rows: usize,
-}
-
-impl QueueWindow {
-    /// Every queued job.
-    pub const ALL: QueueWindow = QueueWindow {
-        from: 0,
-        rows: usize::MAX,
-    };
-
-    /// `margin` rows either side of position `at`.
-    pub fn around(at: usize, margin: usize) -> QueueWindow {
-        QueueWindow {
-            from: at.saturating_sub(margin),
-            rows: margin.saturating_mul(2).saturating_add(1),
-        }
-    }
-
-    /// Whether positions `from..from + rows` lie inside this window.
-    pub fn covers(&self, from: usize, rows: usize) -> bool {
-        from >= self.from && from.saturating_add(rows) <= self.from.saturating_add(self.rows)
-    }
-}
-
-/// The queue as a snapshot carries it: its length, its head, and rows for
-/// one window of positions. Positions are those in the whole queue.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct QueueSlice {
-    len: usize,
-    from: usize,
-    rows: Vec<QueueRow>,
-    /// The head's row when the window does not start at the head.
-    head: Option<QueueRow>,
-    /// A job asked for by id (an open detail view) outside the window:
-    /// its position and row.
-    watched: Option<(usize, QueueRow)>,
-}
-
-impl QueueSlice {
-    /// A slice holding the whole queue.
-    pub fn whole(rows: Vec<QueueRow>) -> QueueSlice {
-        QueueSlice {
-            len: rows.len(),
-            from: 0,
-            rows,
-            head: None,
-            watched: None,
-        }
-    }
-
-    /// Jobs in the queue (all of them, not only the rows carried).
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The head's row (carried whatever the window).
-    pub fn first(&self) -> Option<&QueueRow> {
-        self.get(0).or(self.head.as_ref())
-    }
-
-    /// The row at queue position `i`, if the slice carries it.
-    pub fn get(&self, i: usize) -> Option<&QueueRow> {
-        i.checked_sub(self.from).and_then(|k| self.rows.get(k))
-    }
-
-    /// The positions this slice carries rows for.
-    pub fn window(&self) -> std::ops::Range<usize> {
-        self.from..self.from + self.rows.len()
-    }
-
-    /// The rows carried, with their queue positions.
-    pub fn rows(&self) -> impl Iterator<Item = (usize, &QueueRow)> {
-        (self.from..).zip(&self.rows)
-    }
-
-    /// The rows carried.
-    pub fn iter(&self) -> std::slice::Iter<'_, QueueRow> {
-        self.rows.iter()
-    }
-
-    /// Whether every job in the queue has a row here.
-    pub fn is_whole(&self) -> bool {
-        self.from == 0 && self.rows.len() == self.len
-    }
-
-    /// The carried row of job `id` and its queue position.
-    pub fn find(&self, id: u64) -> Option<(usize, &QueueRow)> {
-        self.rows().find(|(_, q)| q.id == id).or_else(|| {
-            self.watched
-                .as_ref()
-                .filter(|(_, q)| q.id == id)
-                .map(|(i, q)| (*i, q))
-        })
-    }
-
-    /// Sets the planned start of the row at queue position `i`, if carried.
-    pub fn set_planned_start(&mut self, i: usize, start: Option<SimTime>) {
-        if let Some(k) = i.checked_sub(self.from)
-            && let Some(r) = self.rows.get_mut(k)
-        {
-            r.planned_start = start;
-        }
-    }
-
-    /// Appends a row at the end of the queue (a whole slice stays whole).
-    pub fn push(&mut self, row: QueueRow) {
-        if self.from + self.rows.len() == self.len {
-            self.rows.push(row);
-        }
-        self.len += 1;
-    }
-
-    /// Takes the row at queue position `i` out of the queue.
-    pub fn remove(&mut self, i: usize) -> Option<QueueRow> {
-        let k = i.checked_sub(self.from)?;
-        (k < self.rows.len()).then(|| {
-            self.len -= 1;
-            self.rows.remove(k)
-        })
-    }
-}
-
-/// The row at queue position `i`; panics when the slice does not carry it
-/// (as indexing a `Vec` past its end does): use [`QueueSlice::get`] where
-/// it may not.
-impl std::ops::Index<usize> for QueueSlice {
-    type Output = QueueRow;
-
-    fn index(&self, i: usize) -> &QueueRow {
-        match self.get(i) {
-            Some(r) => r,
-            None => panic!(
-                "queue position {i} is not in the rows carried ({:?})",
-                self.window()
-            ),
-        }
-    }
-}
-
-fn queue_row(e: &Engine, k: crate::sched::JobKey, planned: Option<SimTime>) -> QueueRow {
-    let j = &e.jobs[k.0];
-    QueueRow {
-        id: j.id,
-        submit: j.submit,
-        size: j.size,
-        components: j.components.clone(),
-        estimate: j.estimate,
-        injected: j.injected,
-        planned_start: planned,
-        graph: j.graph.clone(),
-    }
-}
-
-pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> EngineSnapshot {
-    let (queue, plan) = queue_slice(e, window, watched);
+/// The picture of `e` with `queue` for the queue's rows and `plan` the
+/// policy's plan for them.
+pub(super) fn build<Q>(
+    e: EngineRead<'_>,
+    queue: Q,
+    plan: Option<BackfillView>,
+) -> EngineSnapshot<Q> {
     let abw = e.link_bandwidth();
     let load = e.link_load();
     let running = running_rows(e, abw, &load);
     let clusters = cluster_views(e);
     EngineSnapshot {
-        now: e.now,
-        counters: e.counters,
-        policy: e.policy.spec().clone(),
+        now: e.now(),
+        counters: e.counters(),
+        policy: e.policy().clone(),
         policy_label: e.policy_label(),
         policy_state: e.policy_state(),
-        estimates: e.estimator.model().to_string(),
-        estimate_model: e.estimator.model().clone(),
+        estimates: e.estimates().to_string(),
+        estimate_model: e.estimates().clone(),
         queue,
         running,
         clusters,
@@ -331,59 +176,13 @@ pub(super) fn build(e: &Engine, window: QueueWindow, watched: Option<u64>) -> En
     }
 }
 
-/// The rows of the queue the console draws (`window`, the head and a
-/// watched job), with the policy's plan for them.
-fn queue_slice(
-    e: &Engine,
-    window: QueueWindow,
-    watched: Option<u64>,
-) -> (QueueSlice, Option<BackfillView>) {
-    use crate::sched::JobKey;
-    let view = e.view();
-    let from = window.from.min(e.queue.len());
-    let keys: Vec<JobKey> = e
-        .queue
-        .iter()
-        .skip(from)
-        .take(window.rows)
-        .copied()
-        .collect();
-    // The head when the window does not carry it (it starts behind it or
-    // carries no rows); a watched job outside the window (one pass over the
-    // queue, only while its detail is open).
-    let head = (from > 0 || keys.is_empty())
-        .then(|| e.queue.first().copied())
-        .flatten();
-    let watched = watched
-        .filter(|id| !keys.iter().any(|k| e.jobs[k.0].id == *id))
-        .and_then(|id| e.queue.iter().position(|k| e.jobs[k.0].id == id))
-        .map(|i| (i, e.queue[i]));
-    let mut asked = keys.clone();
-    asked.extend(head);
-    asked.extend(watched.map(|(_, k)| k));
-    let plan = e.policy.plan_rows(&view, &asked);
-    let planned: std::collections::HashMap<u64, SimTime> = plan
-        .as_ref()
-        .map(|p| p.reservations.iter().copied().collect())
-        .unwrap_or_default();
-    let row = |k: JobKey| queue_row(e, k, planned.get(&e.jobs[k.0].id).copied());
-    let queue = QueueSlice {
-        len: e.queue.len(),
-        from,
-        rows: keys.iter().map(|&k| row(k)).collect(),
-        head: head.map(row),
-        watched: watched.map(|(i, k)| (i, row(k))),
-    };
-    (queue, plan)
-}
-
 /// The running jobs, by start (then id).
-fn running_rows(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<RunningRow> {
+fn running_rows(e: EngineRead<'_>, abw: Option<&[f64]>, load: &[f64]) -> Vec<RunningRow> {
     let mut running: Vec<RunningRow> = e
-        .running
+        .running()
         .iter()
-        .map(|k| {
-            let j = &e.jobs[k.0];
+        .map(|&k| {
+            let j = e.job(k);
             debug_assert_eq!(j.state, JobState::Running);
             RunningRow {
                 id: j.id,
@@ -396,14 +195,14 @@ fn running_rows(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<RunningRow
                 estimate: j.estimate,
                 injected: j.injected,
                 jumped_ahead: j.jumped_ahead,
-                expired: e.now > j.estimated_end,
+                expired: e.now() > j.estimated_end,
                 rate: j.rate,
                 fold: j.mpl(),
                 folds: j.folds,
                 requeues: j.requeues,
                 slowdown: abw.map(|abw| {
                     crate::sched::slowdown::slowdown(
-                        &e.platform,
+                        e.platform(),
                         abw,
                         load,
                         j.comm.as_ref(),
@@ -420,25 +219,22 @@ fn running_rows(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<RunningRow
 }
 
 /// Each cluster with its cells of processors.
-fn cluster_views(e: &Engine) -> Vec<ClusterView> {
+fn cluster_views(e: EngineRead<'_>) -> Vec<ClusterView> {
     // Cells from the running jobs' processors, never one per processor of
     // the platform: the work is that of the busy processors.
-    let per_cell: Vec<u32> = e
-        .platform
-        .clusters
+    let clusters = &e.platform().clusters;
+    let per_cell: Vec<u32> = clusters
         .iter()
         .map(|c| c.processors.div_ceil(MAX_CELLS).max(1))
         .collect();
-    let mut cells: Vec<Vec<CellView>> = e
-        .platform
-        .clusters
+    let mut cells: Vec<Vec<CellView>> = clusters
         .iter()
         .zip(&per_cell)
         .map(|(c, &k)| vec![CellView::default(); c.processors.div_ceil(k) as usize])
         .collect();
     let mut lowest: Vec<Vec<u32>> = cells.iter().map(|c| vec![u32::MAX; c.len()]).collect();
-    for k in &e.running {
-        let j = &e.jobs[k.0];
+    for &k in e.running() {
+        let j = e.job(k);
         for (&(c, _), procs) in j.assignment.iter().zip(&j.processors) {
             let c = c as usize;
             for &p in procs {
@@ -452,16 +248,15 @@ fn cluster_views(e: &Engine) -> Vec<ClusterView> {
             }
         }
     }
-    e.platform
-        .clusters
+    clusters
         .iter()
-        .zip(&e.clusters)
+        .zip(e.free())
         .zip(cells.into_iter().zip(per_cell))
-        .map(|((c, s), (cells, per_cell))| ClusterView {
+        .map(|((c, &free), (cells, per_cell))| ClusterView {
             name: c.name.clone(),
             processors: c.processors,
             speed: c.speed,
-            free: s.free,
+            free,
             per_cell,
             cells,
         })
@@ -470,9 +265,9 @@ fn cluster_views(e: &Engine) -> Vec<ClusterView> {
 
 /// Each cluster's link, its demand against its capacity (none on a
 /// platform without links).
-fn link_views(e: &Engine, abw: Option<&[f64]>, load: &[f64]) -> Vec<LinkView> {
+fn link_views(e: EngineRead<'_>, abw: Option<&[f64]>, load: &[f64]) -> Vec<LinkView> {
     abw.map_or_else(Vec::new, |abw| {
-        e.platform
+        e.platform()
             .clusters
             .iter()
             .zip(abw.iter().zip(load))
@@ -495,78 +290,6 @@ fn earliest_reservations(all: &[ReservationView]) -> Vec<ReservationView> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn row(id: u64) -> QueueRow {
-        QueueRow {
-            id,
-            submit: SimTime::ZERO,
-            size: 1,
-            components: vec![1],
-            estimate: SimTime::from_secs(10),
-            injected: false,
-            planned_start: None,
-            graph: None,
-        }
-    }
-
-    #[test]
-    fn a_window_covers_the_positions_inside_it_only() {
-        // Positions 7..14.
-        let w = QueueWindow::around(10, 3);
-        assert_eq!(w, QueueWindow { from: 7, rows: 7 });
-        assert!(w.covers(7, 7), "the whole window");
-        assert!(w.covers(9, 2));
-        assert!(!w.covers(6, 1), "a row before it");
-        assert!(!w.covers(6, 8), "starts before it, ends inside");
-        assert!(!w.covers(8, 7), "starts inside, ends past it");
-        assert!(!w.covers(14, 1), "the row after it");
-        assert!(QueueWindow::ALL.covers(100_000, usize::MAX));
-    }
-
-    #[test]
-    fn a_slice_knows_its_length_and_window_beyond_the_rows_it_carries() {
-        let empty = QueueSlice::whole(Vec::new());
-        assert!(empty.is_empty());
-        assert_eq!(empty.window(), 0..0);
-        assert!(empty.is_whole());
-        // Rows for positions 3..5 of a queue of 9.
-        let mut part = QueueSlice {
-            len: 9,
-            from: 3,
-            rows: vec![row(13), row(14)],
-            head: Some(row(10)),
-            watched: Some((7, row(17))),
-        };
-        assert!(!part.is_empty());
-        assert_eq!(part.len(), 9);
-        assert_eq!(part.window(), 3..5);
-        assert!(!part.is_whole());
-        assert_eq!(part.first().map(|r| r.id), Some(10));
-        assert_eq!(part.get(4).map(|r| r.id), Some(14));
-        assert!(part.get(2).is_none() && part.get(5).is_none());
-        assert_eq!(part.find(14).map(|(i, r)| (i, r.id)), Some((4, 14)));
-        assert_eq!(part.find(17).map(|(i, r)| (i, r.id)), Some((7, 17)));
-        assert!(part.find(10).is_none(), "the head is not a found row");
-        // A row pushed at the end of a queue not carried to its end is
-        // counted, not carried.
-        part.push(row(19));
-        assert_eq!((part.len(), part.window()), (10, 3..5));
-        assert!(part.remove(8).is_none(), "not carried: nothing removed");
-        assert!(part.remove(5).is_none(), "just past the rows carried");
-        assert_eq!(part.remove(3).map(|r| r.id), Some(13));
-        assert_eq!((part.len(), part.window()), (9, 3..4));
-        // Rows from the head, not to the end, are not the whole queue.
-        let head = QueueSlice {
-            len: 3,
-            rows: vec![row(1)],
-            ..QueueSlice::default()
-        };
-        assert!(!head.is_whole());
-        // A whole slice stays whole.
-        let mut whole = QueueSlice::whole(vec![row(1)]);
-        whole.push(row(2));
-        assert!(whole.is_whole() && whole.window() == (0..2));
-    }
 
     #[test]
     fn the_json_of_a_running_row_names_folds_and_requeues_only_when_there_are_some() {

@@ -1,12 +1,16 @@
 use super::*;
 
-/// One cluster of 2 under FCFS at 1 s: jobs 1 and 2 run, 3 to 9 wait.
+/// One cluster of 2 under conservative backfilling at 1 s: jobs 1 and 2
+/// run, 3 to 9 wait, two by two behind them every 100 s.
 fn seven_queued() -> Engine {
     let jobs: Vec<JobSpec> = (1..=9).map(|i| job(i, 0, &[1], 100)).collect();
     let mut e = Engine::new(
         Platform::uniform(1, 2),
         Box::new(jobs.into_iter()),
-        &PolicySpec::fcfs(),
+        &PolicySpec {
+            name: crate::sched::PolicyName::Conservative,
+            ..PolicySpec::default()
+        },
         EngineConfig::default(),
     )
     .unwrap();
@@ -14,43 +18,34 @@ fn seven_queued() -> Engine {
     e
 }
 
-fn rows(s: &EngineSnapshot) -> Vec<(usize, u64)> {
-    s.queue.rows().map(|(i, r)| (i, r.id)).collect()
-}
-
 #[test]
-fn a_window_carries_its_rows_the_head_and_a_watched_job() {
+fn the_read_view_gives_the_queue_in_order_and_rows_for_any_of_its_jobs() {
     let e = seven_queued();
+    let read = e.read();
+    let ids = |keys: &[JobKey]| -> Vec<u64> { keys.iter().map(|&k| read.job(k).id).collect() };
+    assert_eq!(ids(read.queue()), (3..=9).collect::<Vec<_>>());
+    let mut running = ids(read.running());
+    running.sort_unstable();
+    assert_eq!(running, [1, 2]);
+    // Rows for a few queued jobs, in the order asked, each with the start
+    // the policy plans for it.
+    let q = read.queue();
+    let (rows, plan) = read.queue_rows(&[q[4], q[0]]);
+    let planned = |rows: &[QueueRow]| -> Vec<(u64, Option<SimTime>)> {
+        rows.iter().map(|r| (r.id, r.planned_start)).collect()
+    };
+    let at = |t| Some(SimTime::from_secs(t));
+    assert_eq!(planned(&rows), [(7, at(300)), (3, at(100))]);
+    let plan = plan.expect("a plan");
+    assert_eq!(plan.reserved, 7, "every queued job holds a reservation");
+    assert_eq!(plan.reservations.len(), 2, "listed only for the rows asked");
+    // The whole picture carries the rows of the whole queue.
     let whole = e.snapshot();
-    assert_eq!(rows(&whole), (3..=9).enumerate().collect::<Vec<_>>());
-    assert_eq!(
-        whole.queue,
-        QueueSlice::whole(whole.queue.iter().cloned().collect()),
-        "a whole queue carries no separate head"
-    );
-    let window = QueueWindow { from: 2, rows: 3 };
-    let part = e.snapshot_window(window, None);
-    assert_eq!(rows(&part), [(2, 5), (3, 6), (4, 7)]);
-    assert_eq!(part.queue.len(), 7);
-    assert_eq!(
-        part.queue.first().map(|r| r.id),
-        Some(3),
-        "the head, whatever the window"
-    );
-    assert!(part.queue.find(9).is_none());
-    // A job watched outside the window comes with its position.
-    let watched = e.snapshot_window(window, Some(9));
-    assert_eq!(watched.queue.find(9).map(|(i, r)| (i, r.id)), Some((6, 9)));
-    assert_eq!(rows(&watched), rows(&part));
-    // One inside the window is one of its rows, not carried twice.
-    assert_eq!(e.snapshot_window(window, Some(6)).queue, part.queue);
-    // A window of no rows, or past the end, still carries the head.
-    let none = e.snapshot_window(QueueWindow { from: 0, rows: 0 }, None);
-    assert_eq!(none.queue.window(), 0..0);
-    assert_eq!(none.queue.first().map(|r| r.id), Some(3));
-    let past = e.snapshot_window(QueueWindow { from: 50, rows: 3 }, None);
-    assert_eq!(past.queue.window(), 7..7);
-    assert_eq!(past.queue.first().map(|r| r.id), Some(3));
+    assert_eq!(whole.queue, read.queue_rows(q).0);
+    assert_eq!(planned(&whole.queue[6..]), [(9, at(400))]);
+    // A picture carries the queue as its reader chooses, the rest alike.
+    let some = read.picture(rows.len(), None);
+    assert_eq!((some.queue, &some.running), (2, &whole.running));
 }
 
 #[test]
