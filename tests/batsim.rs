@@ -7,6 +7,8 @@
 //! absent the tests print why and skip; under CI they fail instead.
 
 mod common;
+#[path = "common/console.rs"]
+mod console;
 
 use std::collections::HashMap;
 use std::net::TcpListener;
@@ -258,7 +260,28 @@ fn easy_backfill_runs_every_job_once() {
     let _s = pybatsim(&venv, "easyBackfill", port, dir.path());
     let o = run(&sc, port, &[], &["--format", "csv"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    every_job_once(&rows(&String::from_utf8_lossy(&o.stdout)), &workload);
+    let theirs = rows(&String::from_utf8_lossy(&o.stdout));
+    every_job_once(&theirs, &workload);
+    // Against schedscope's own EASY: how many jobs start at the same time.
+    let own = Command::new(env!("CARGO_BIN_EXE_schedscope"))
+        .arg("run")
+        .arg(&sc)
+        .args(["--set", "policy.name=easy", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(own.status.success(), "{}", stderr(&own));
+    let own: HashMap<String, f64> = rows(&String::from_utf8_lossy(&own.stdout))
+        .into_iter()
+        .map(|r| (r["job_id"].clone(), num(&r, "start")))
+        .collect();
+    let same = theirs
+        .iter()
+        .filter(|r| (own[&r["job_id"]] - num(r, "start")).abs() < 1e-6)
+        .count();
+    println!(
+        "easyBackfill and schedscope's EASY start {same} of {} jobs at the same time",
+        theirs.len()
+    );
 }
 
 /// Nothing listens: the run stops after the timeout with the endpoint
@@ -373,4 +396,166 @@ fn decisions_take_effect_at_their_timestamps() {
     // the scheduler is busy, is told at 12.5 and starts at 15.
     assert_eq!(start("1"), 12.5);
     assert_eq!(start("2"), 15.0);
+}
+
+/// In the console, a run the scheduler's absence stops says so: the state
+/// is "stopped" and the message line gives the reason.
+#[test]
+fn the_console_says_why_the_run_stopped() {
+    schedscope_batsim::register();
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.json");
+    std::fs::write(
+        &workload,
+        r#"{"nb_res": 4, "jobs": [{"id": 1, "subtime": 1, "res": 2, "walltime": 9, "profile": "d"}],
+           "profiles": {"d": {"type": "delay", "delay": 5}}}"#,
+    )
+    .unwrap();
+    let sc = scenario(dir.path(), &workload, 4);
+    let sets = [
+        format!("policy.params.endpoint=\"tcp://127.0.0.1:{}\"", port()),
+        "policy.params.timeout=0.2".to_string(),
+    ];
+    let sc = schedscope::scenario::Scenario::load_with(&sc, &sets).unwrap();
+    let mut c = console::Console::on(sc, 120, 30);
+    c.session
+        .advance_to(schedscope::model::SimTime::from_secs(10), usize::MAX);
+    c.publish();
+    let screen = c.screen();
+    assert!(screen.contains("■ stopped"), "{screen}");
+    assert!(screen.contains("✗ the run stopped at t = 1"), "{screen}");
+    assert!(screen.contains("no scheduler listens"), "{screen}");
+}
+
+/// A copy of `medium_late` with every job submitted 1 s later, for the
+/// schedulers that refuse to decide at time 0.
+fn submitted_late(dir: &Path, data: &Path) -> PathBuf {
+    let mut w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("medium_late.json")).unwrap())
+            .unwrap();
+    for j in w["jobs"].as_array_mut().unwrap() {
+        j["subtime"] = serde_json::json!(j["subtime"].as_f64().unwrap() + 1.0);
+    }
+    let workload = dir.join("late.json");
+    std::fs::write(&workload, w.to_string()).unwrap();
+    workload
+}
+
+/// pybatsim's `schedEasySjfBackfill` runs `medium_late` (submitted from
+/// 1 s on) to the end: every job once, for its run time.
+#[test]
+fn easy_sjf_backfill_runs_every_job_once() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = submitted_late(dir.path(), &data);
+    let sc = scenario(dir.path(), &workload, 32);
+    let port = port();
+    let _s = pybatsim(&venv, "schedEasySjfBackfill", port, dir.path());
+    let o = run(&sc, port, &[], &["--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    every_job_once(&rows(&String::from_utf8_lossy(&o.stdout)), &workload);
+}
+
+/// FCFS with each job on the lowest-numbered block of consecutive free
+/// processors, written from its definition: (job id, start, first
+/// processor) per job, in submission order.
+fn fcfs_contiguous(workload: &Path, processors: usize) -> Vec<(u64, f64, usize)> {
+    let w: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(workload).unwrap()).unwrap();
+    let mut jobs: Vec<(f64, usize, u64, usize, f64)> = w["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let id = j["id"].as_u64().unwrap();
+            let run = w["profiles"][j["profile"].as_str().unwrap()]["delay"]
+                .as_f64()
+                .unwrap();
+            let sub = j["subtime"].as_f64().unwrap();
+            (sub, i, id, j["res"].as_u64().unwrap() as usize, run)
+        })
+        .collect();
+    jobs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut free_at = vec![0.0f64; processors];
+    let mut previous = 0.0f64;
+    let mut out = Vec::new();
+    for (sub, _, id, res, run) in jobs {
+        let mut t = sub.max(previous);
+        let first = loop {
+            let block =
+                (0..=processors - res).find(|&a| free_at[a..a + res].iter().all(|&f| f <= t));
+            match block {
+                Some(a) => break a,
+                None => {
+                    t = free_at
+                        .iter()
+                        .copied()
+                        .filter(|&f| f > t)
+                        .fold(f64::INFINITY, f64::min)
+                }
+            }
+        };
+        free_at[first..first + res]
+            .iter_mut()
+            .for_each(|f| *f = t + run);
+        previous = t;
+        out.push((id, t, first));
+    }
+    out
+}
+
+/// pybatsim's `schedFcfs` (on a copy of `medium_late` submitted from 1 s
+/// on: it refuses decisions at time 0) runs every job once, and agrees
+/// with FCFS on the lowest-numbered consecutive processors job by job,
+/// start and allocation, until the first job where it takes another
+/// block of consecutive free processors than the lowest-numbered one (its
+/// list of free processors is not kept in number order): from there the
+/// schedules part, as two different allocations make them.
+#[test]
+fn sched_fcfs_is_fcfs_on_consecutive_processors() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = submitted_late(dir.path(), &data);
+    let sc = scenario(dir.path(), &workload, 32);
+    let port = port();
+    let _s = pybatsim(&venv, "schedFcfs", port, dir.path());
+    let out = dir.path().join("out");
+    let o = run(&sc, port, &[], &["--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    every_job_once(
+        &rows(&std::fs::read_to_string(out.join("jobs.csv")).unwrap()),
+        &workload,
+    );
+    let ours: HashMap<u64, (f64, String)> =
+        rows(&std::fs::read_to_string(out.join("out_jobs.csv")).unwrap())
+            .into_iter()
+            .map(|r| {
+                let id = r["job_id"].parse().unwrap();
+                (
+                    id,
+                    (num(&r, "starting_time"), r["allocated_resources"].clone()),
+                )
+            })
+            .collect();
+    let mut agreed = 0;
+    for (id, start, first) in fcfs_contiguous(&workload, 32) {
+        let (their_start, alloc) = &ours[&id];
+        assert!(
+            (their_start - start).abs() < 1e-5,
+            "job {id}: starts at {their_start}, FCFS at {start} (after {agreed} jobs agreed)"
+        );
+        let their_first: usize = alloc.split(['-', ' ']).next().unwrap().parse().unwrap();
+        if their_first != first {
+            // Another block of the same start: the first place the two part.
+            assert!(agreed > 400, "they part early, at job {id}");
+            break;
+        }
+        agreed += 1;
+    }
+    println!("schedFcfs agrees with FCFS on consecutive processors for the first {agreed} jobs");
 }

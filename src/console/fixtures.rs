@@ -194,6 +194,7 @@ pub fn snapshot() -> Snapshot {
         ],
         backfill: None,
         done: false,
+        stopped: false,
     };
     let mut metrics = Metrics::new(GroupBounds::default(), 0, 16);
     let recent = vec![

@@ -228,7 +228,13 @@ impl Session {
             }
             self.recent.push_back(r);
         }
-        if self.engine.is_done()
+        if let Some((at, reason)) = self.engine.failure() {
+            // The policy stopped the run (an external scheduler gone, say).
+            self.message = Some(Message::error(format!(
+                "✗ the run stopped at t = {}: {reason}",
+                super::format::secs(at.as_secs_f64())
+            )));
+        } else if self.engine.is_done()
             && let Err(lost) = self.engine.check_conservation()
         {
             // The figures on screen cannot be trusted: say so, in place of

@@ -71,7 +71,8 @@ pub fn entry() -> PolicyEntry {
         summary: "a scheduler written for Batsim (pybatsim, batsched) decides, \
                   over Batsim's protocol on a ZeroMQ socket",
         params: PARAMS,
-        label: |spec| format!("external {}", endpoint(spec)),
+        // The catalog adds the parameters set (`[endpoint …]`).
+        label: |_| "external".to_string(),
         build: |spec, platform: &Platform| {
             let timeout = catalog::number(spec, "timeout").unwrap_or(10.0);
             Ok(Box::new(External::new(
@@ -127,6 +128,9 @@ mod tests {
         assert!(empty.unwrap_err().contains("params.endpoint"));
         let slow = catalog::set(&mut spec, timeout, ParamValue::Float(0.0));
         assert!(slow.unwrap_err().contains("params.timeout"));
-        assert_eq!((entry().label)(&spec), "external tcp://10.0.0.1:5");
+        assert_eq!(
+            catalog::label(&spec),
+            "external [endpoint tcp://10.0.0.1:5, timeout 0.5]"
+        );
     }
 }

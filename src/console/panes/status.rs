@@ -76,7 +76,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
 /// the right, the scenario cut short before the state is.
 fn first_line(snap: &Snapshot, ctx: &Ctx, width: usize) -> Line<'static> {
     let e = &snap.engine;
-    let state = if e.done {
+    let state = if e.stopped {
+        Span::styled("■ stopped", ctx.alert())
+    } else if e.done {
         Span::styled("■ finished", ctx.fg(Color::Gray))
     } else if snap.paused {
         Span::styled("⏸ paused", ctx.alert())

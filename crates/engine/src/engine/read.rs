@@ -47,6 +47,12 @@ impl<'a> EngineRead<'a> {
         self.e.is_done()
     }
 
+    /// Why and when the policy stopped the run, if it did (see
+    /// [`Engine::failure`]).
+    pub fn failure(self) -> Option<&'a (SimTime, String)> {
+        self.e.failure()
+    }
+
     pub fn platform(self) -> &'a Platform {
         &self.e.platform
     }

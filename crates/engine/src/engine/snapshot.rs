@@ -144,6 +144,9 @@ pub struct EngineSnapshot<Q = Vec<QueueRow>> {
     /// How many reservations are in force in all.
     pub reservations_total: usize,
     pub done: bool,
+    /// The policy stopped the run ([`Engine::failure`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }
 
 /// The picture of `e` with `queue` for the queue's rows and `plan` the
@@ -173,6 +176,7 @@ pub(super) fn build<Q>(
         reservations: earliest_reservations(e.reservations()),
         reservations_total: e.reservations().len(),
         done: e.is_done(),
+        stopped: e.failure().is_some(),
     }
 }
 
