@@ -436,7 +436,7 @@ impl External {
             t(a).total_cmp(&t(b))
         });
         let message = json!({ "now": wire::secs(view.now), "events": events }).to_string();
-        let link = self.link.as_ref().ok_or("the link is not open")?;
+        let link = self.link.as_mut().ok_or("the link is not open")?;
         let reply = wire::parse_reply(&link.ask(message)?)?;
         self.messages += 1;
         if reply.now < view.now {
@@ -573,7 +573,7 @@ impl Drop for External {
             return;
         }
         if self.failed.is_none()
-            && let Some(link) = &self.link
+            && let Some(link) = &mut self.link
         {
             let ends = wire::event(self.now, "SIMULATION_ENDS", json!({}));
             let message = json!({ "now": wire::secs(self.now), "events": [ends] }).to_string();

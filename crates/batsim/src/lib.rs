@@ -28,7 +28,7 @@
 //!   point per scheduler process, in force from the run's start.
 
 mod external;
-mod link;
+pub mod link;
 pub mod wire;
 
 pub use external::External;

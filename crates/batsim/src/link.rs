@@ -1,18 +1,19 @@
-//! The REQ socket to the scheduler's REP socket, on a thread of its own
-//! (ZeroMQ here is asynchronous; the engine that asks is not, and may run
-//! on any thread): one request, one reply, each within the timeout.
+//! The REQ socket to the scheduler's REP socket: one request, one reply,
+//! each within the timeout. ZeroMQ here is asynchronous and the engine
+//! that asks is not: the link owns a runtime of one thread, the caller's,
+//! and blocks on it for each exchange (no thread between the engine and
+//! the socket; on a thread that already runs a runtime, the exchange runs
+//! on a scoped thread of its own).
 
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 use zeromq::{ReqSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
 
 /// A request-reply link to one scheduler.
 pub struct Link {
-    ask: Option<SyncSender<String>>,
-    replies: Receiver<Result<String, String>>,
+    rt: tokio::runtime::Runtime,
+    socket: Option<ReqSocket>,
     endpoint: String,
     timeout: Duration,
-    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Link {
@@ -25,80 +26,40 @@ impl Link {
                 "endpoint \"{endpoint}\" is not a tcp://HOST:PORT address"
             ));
         }
-        let (ask, asked) = sync_channel::<String>(1);
-        let (reply, replies) = sync_channel(1);
-        let at = endpoint.to_string();
-        let thread = std::thread::Builder::new()
-            .name("batsim-link".into())
-            .spawn(move || serve(&at, timeout, asked, reply))
-            .map_err(|e| format!("cannot start the link's thread: {e}"))?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the link's runtime: {e}"))?;
         Ok(Link {
-            ask: Some(ask),
-            replies,
+            rt,
+            socket: None,
             endpoint: endpoint.to_string(),
             timeout,
-            thread: Some(thread),
         })
     }
 
-    /// Sends `message` and waits for the reply.
-    pub fn ask(&self, message: String) -> Result<String, String> {
-        let gone = || format!("the link to the scheduler at {} is closed", self.endpoint);
-        self.ask
-            .as_ref()
-            .ok_or_else(gone)?
-            .send(message)
-            .map_err(|_| gone())?;
-        // The thread answers within its own timeout; the margin covers the
-        // connection's own.
-        match self
-            .replies
-            .recv_timeout(self.timeout * 2 + Duration::from_secs(1))
-        {
-            Ok(r) => r,
-            Err(_) => Err(format!(
-                "no reply from the scheduler at {} within {} s",
-                self.endpoint,
-                self.timeout.as_secs_f64()
-            )),
+    /// Sends `message` and waits for the reply. After an error the link
+    /// is not to be used again (a REQ socket that missed its reply cannot
+    /// send).
+    pub fn ask(&mut self, message: String) -> Result<String, String> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            // Blocking on a runtime inside another is refused: a thread of
+            // its own for this exchange.
+            return std::thread::scope(|s| {
+                s.spawn(|| self.exchange(message))
+                    .join()
+                    .unwrap_or_else(|_| Err("the link's thread failed".to_string()))
+            });
         }
+        self.exchange(message)
     }
-}
 
-impl Drop for Link {
-    fn drop(&mut self) {
-        // Closing the request channel ends the thread.
-        self.ask = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// The link's thread: connects, then sends each request and waits for
-/// its reply, each within `timeout`.
-fn serve(
-    endpoint: &str,
-    timeout: Duration,
-    asked: Receiver<String>,
-    reply: SyncSender<Result<String, String>>,
-) {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            let _ = reply.send(Err(format!("cannot start the link's runtime: {e}")));
-            return;
-        }
-    };
-    let mut socket: Option<ReqSocket> = None;
-    while let Ok(message) = asked.recv() {
-        let answer = rt.block_on(async {
-            let deadline = Instant::now() + timeout;
+    fn exchange(&mut self, message: String) -> Result<String, String> {
+        let (endpoint, timeout) = (self.endpoint.as_str(), self.timeout);
+        let socket = &mut self.socket;
+        self.rt.block_on(async {
             if socket.is_none() {
-                socket = Some(connect(endpoint, deadline).await?);
+                *socket = Some(connect(endpoint, Instant::now() + timeout).await?);
             }
             let s = socket.as_mut().expect("connected above");
             let exchange = async {
@@ -117,11 +78,7 @@ fn serve(
                     format!("the scheduler at {endpoint} sent a reply that is not text: {e}")
                 }),
             }
-        });
-        let failed = answer.is_err();
-        if reply.send(answer).is_err() || failed {
-            return;
-        }
+        })
     }
 }
 
