@@ -142,6 +142,11 @@ fn num(row: &HashMap<String, String>, col: &str) -> f64 {
 /// The scenario of the `medium_late` workload at `path` (its copy, or
 /// the shipped one) on `processors` machines.
 fn scenario(dir: &Path, workload: &Path, processors: u32) -> PathBuf {
+    scenario_with(dir, workload, processors, "")
+}
+
+/// [`scenario`] with `estimates` keys of its own (`on_overrun = "kill"`).
+fn scenario_with(dir: &Path, workload: &Path, processors: u32, estimates: &str) -> PathBuf {
     let p = dir.join("scenario.toml");
     std::fs::write(
         &p,
@@ -150,7 +155,7 @@ fn scenario(dir: &Path, workload: &Path, processors: u32) -> PathBuf {
              [platform]\nclusters = [{{ processors = {processors} }}]\n\
              [workload]\nkind = \"batsim\"\npath = \"{}\"\n\
              [policy]\nname = \"external\"\n\
-             [estimates]\nsource = \"trace\"\n",
+             [estimates]\nsource = \"trace\"\n{estimates}\n",
             workload.display()
         ),
     )
@@ -163,7 +168,7 @@ fn every_job_once(jobs: &[HashMap<String, String>], workload: &Path) {
     let w: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(workload).unwrap()).unwrap();
     let profiles = &w["profiles"];
-    let mut runtime: HashMap<u64, f64> = HashMap::new();
+    let mut runtime: HashMap<u64, (f64, f64)> = HashMap::new();
     for j in w["jobs"].as_array().unwrap() {
         let delay = profiles[j["profile"].as_str().unwrap()]["delay"]
             .as_f64()
@@ -172,7 +177,7 @@ fn every_job_once(jobs: &[HashMap<String, String>], workload: &Path) {
             serde_json::Value::String(s) => s.rsplit('!').next().unwrap().parse().unwrap(),
             v => v.as_u64().unwrap(),
         };
-        runtime.insert(id, delay);
+        runtime.insert(id, (delay, j["walltime"].as_f64().unwrap_or(f64::INFINITY)));
     }
     assert_eq!(
         jobs.len(),
@@ -184,10 +189,16 @@ fn every_job_once(jobs: &[HashMap<String, String>], workload: &Path) {
         let id: u64 = r["job_id"].parse().unwrap();
         assert!(seen.insert(id), "job {id} twice");
         let ran = num(r, "end") - num(r, "start");
+        let (run, walltime) = runtime[&id];
+        // A job killed at its walltime ran exactly that long.
+        let due = if r["killed"] == "1" { walltime } else { run };
         assert!(
-            (ran - runtime[&id]).abs() < 1e-6,
-            "job {id} ran {ran} s, its run time is {} s",
-            runtime[&id]
+            r["killed"] == "0" || walltime < run,
+            "job {id} killed within its walltime"
+        );
+        assert!(
+            (ran - due).abs() < 1e-6,
+            "job {id} ran {ran} s, not {due} s"
         );
         assert!(num(r, "start") >= num(r, "submit"));
     }
@@ -558,4 +569,122 @@ fn sched_fcfs_is_fcfs_on_consecutive_processors() {
         agreed += 1;
     }
     println!("schedFcfs agrees with FCFS on consecutive processors for the first {agreed} jobs");
+}
+
+/// `KILL_JOB` kills a running job at once: it ends as killed, the
+/// scheduler hears of it as `JOB_KILLED` in the next message (never as
+/// `JOB_COMPLETED`), and the jobs behind it run.
+#[test]
+fn kill_job_kills_and_is_reported_as_killed() {
+    let Some(venv) = venv() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.json");
+    std::fs::write(
+        &workload,
+        r#"{"nb_res": 2, "jobs": [
+            {"id": 1, "subtime": 1, "res": 2, "walltime": 100, "profile": "d50"},
+            {"id": 2, "subtime": 5, "res": 2, "walltime": 100, "profile": "d50"}],
+           "profiles": {"d50": {"type": "delay", "delay": 50}}}"#,
+    )
+    .unwrap();
+    let sc = scenario(dir.path(), &workload, 2);
+    let port = port();
+    // Starts each job when told of it and there is room; kills job 1 when
+    // job 2 arrives; any JOB_COMPLETED of job 1 breaks the protocol.
+    let body = "    ev = []\n\
+                \x20   for e in msg['events']:\n\
+                \x20       t, d = e['type'], e['data']\n\
+                \x20       if t == 'JOB_SUBMITTED' and d['job_id'] == 'w0!1':\n\
+                \x20           ev.append({'timestamp': msg['now'], 'type': 'EXECUTE_JOB', 'data': {'job_id': 'w0!1', 'alloc': '0-1'}})\n\
+                \x20       if t == 'JOB_SUBMITTED' and d['job_id'] == 'w0!2':\n\
+                \x20           ev.append({'timestamp': msg['now'], 'type': 'KILL_JOB', 'data': {'job_ids': ['w0!1']}})\n\
+                \x20       if t == 'JOB_KILLED' and d['job_ids'] == ['w0!1'] and 'w0!1' in d['job_progress']:\n\
+                \x20           ev.append({'timestamp': msg['now'], 'type': 'EXECUTE_JOB', 'data': {'job_id': 'w0!2', 'alloc': '0-1'}})\n\
+                \x20       if t == 'JOB_COMPLETED' and d['job_id'] == 'w0!1':\n\
+                \x20           ev.append({'timestamp': msg['now'], 'type': 'NO_SUCH_EVENT', 'data': {}})\n\
+                \x20   s.send(json.dumps({'now': msg['now'], 'events': ev}).encode())";
+    let _s = scripted(&venv, port, body);
+    let o = run(&sc, port, &[], &["--format", "csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let jobs = rows(&String::from_utf8_lossy(&o.stdout));
+    let job = |id: &str| jobs.iter().find(|r| r["job_id"] == id).unwrap();
+    assert_eq!(job("1")["killed"], "1");
+    assert_eq!(num(job("1"), "end"), 5.0, "killed when job 2 arrived");
+    assert_eq!(job("2")["killed"], "0");
+    assert_eq!(
+        num(job("2"), "start"),
+        5.0,
+        "started once job 1 was reported killed"
+    );
+    assert_eq!(num(job("2"), "end"), 55.0);
+}
+
+/// A workload with walltime kills (every fifth job of `medium_late` asks
+/// for half its run time; `on_overrun = "kill"`): pybatsim's
+/// `easyBackfill` and `fillerSched` run it to the end, every job once,
+/// each killed job for exactly its walltime, and the scheduler counts as
+/// timed out (`COMPLETED_WALLTIME_REACHED`) exactly the jobs schedscope
+/// killed.
+#[test]
+fn walltime_kills_reach_the_scheduler() {
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    for sched in ["easyBackfill", "fillerSched"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(data.join("medium_late.json")).unwrap())
+                .unwrap();
+        let delays = w["profiles"].clone();
+        for (i, j) in w["jobs"].as_array_mut().unwrap().iter_mut().enumerate() {
+            if i % 5 == 0 {
+                let delay = delays[j["profile"].as_str().unwrap()]["delay"]
+                    .as_f64()
+                    .unwrap();
+                j["walltime"] = serde_json::json!((delay / 2.0).max(1.0));
+            }
+        }
+        let workload = dir.path().join("short.json");
+        std::fs::write(&workload, w.to_string()).unwrap();
+        let sc = scenario_with(dir.path(), &workload, 64, "on_overrun = \"kill\"");
+        let port = port();
+        let log = std::fs::File::create(dir.path().join("pybatsim.log")).unwrap();
+        let mut s = Scheduler(
+            Command::new(venv.join("bin/pybatsim"))
+                .args([
+                    sched,
+                    "-s",
+                    &format!("tcp://127.0.0.1:{port}"),
+                    "-v",
+                    "warning",
+                ])
+                .current_dir(dir.path())
+                .stdout(log)
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let o = run(&sc, port, &[], &["--format", "csv"]);
+        assert!(o.status.success(), "{sched}: {}", stderr(&o));
+        let jobs = rows(&String::from_utf8_lossy(&o.stdout));
+        every_job_once(&jobs, &workload);
+        let killed = jobs.iter().filter(|r| r["killed"] == "1").count();
+        assert!(killed > 50, "{sched}: {killed} jobs killed");
+        // It ends on SIMULATION_ENDS, having said what it counted.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while s.0.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            s.0.try_wait().unwrap().is_some(),
+            "{sched} ended with the simulation"
+        );
+        let said = std::fs::read_to_string(dir.path().join("pybatsim.log")).unwrap();
+        assert!(
+            said.contains(&format!("timeout: {killed} ")),
+            "{sched}: {killed} killed, the scheduler says: {said}"
+        );
+    }
 }

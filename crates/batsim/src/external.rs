@@ -33,6 +33,8 @@ struct Told {
     estimate: SimTime,
     /// Started at this decision point: not running in the view yet.
     starting: bool,
+    /// When its estimate runs out (its walltime), as the engine set it.
+    estimated_end: SimTime,
 }
 
 /// How many of the last exchanges the console shows.
@@ -163,11 +165,10 @@ impl External {
         for id in ended {
             let t = self.jobs.remove(&id).expect("listed above");
             if !killed.contains(&id) {
-                events.push(wire::completed(
-                    view.now,
-                    id,
-                    t.alloc.as_deref().unwrap_or(""),
-                ));
+                // Killed at its walltime, or ended on its own.
+                let walltime = view.kill_expired && view.now >= t.estimated_end;
+                let alloc = t.alloc.as_deref().unwrap_or("");
+                events.push(wire::completed(view.now, id, alloc, walltime));
             }
         }
         if !self.killed.is_empty() {
@@ -212,6 +213,7 @@ impl External {
                     start: SimTime::ZERO,
                     estimate: j.estimate,
                     starting: false,
+                    estimated_end: SimTime::MAX,
                 },
             );
             events.push(wire::submitted(
@@ -255,6 +257,7 @@ impl External {
                     told.alloc = Some(set);
                     told.start = view.now;
                     told.starting = true;
+                    told.estimated_end = view.now.saturating_add(told.estimate);
                     out.start(start);
                 }
                 Ask::CallMeLater { at } => {
@@ -374,6 +377,11 @@ impl External {
         self.now = view.now;
         for t in self.jobs.values_mut() {
             t.starting = false;
+            if t.alloc.is_some()
+                && let Some(j) = view.jobs.get(t.key.0).filter(|j| j.arrival == t.arrival)
+            {
+                t.estimated_end = j.estimated_end;
+            }
         }
         let mut taken = Taken {
             busy: self.busy(view),

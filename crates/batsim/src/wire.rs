@@ -195,16 +195,22 @@ pub fn submitted(id: u64, submit: SimTime, size: u32, walltime: SimTime) -> Valu
     )
 }
 
-/// `JOB_COMPLETED` of job `id`, which ran on `alloc`.
-pub fn completed(at: SimTime, id: u64, alloc: &str) -> Value {
+/// `JOB_COMPLETED` of job `id`, which ran on `alloc`, ended on its own or
+/// killed at its `walltime`.
+pub fn completed(at: SimTime, id: u64, alloc: &str, walltime: bool) -> Value {
+    let (state, code, reason) = if walltime {
+        ("COMPLETED_WALLTIME_REACHED", -1, "Walltime reached")
+    } else {
+        ("COMPLETED_SUCCESSFULLY", 0, "")
+    };
     event(
         at,
         "JOB_COMPLETED",
         json!({
             "job_id": job_id(id),
-            "job_state": "COMPLETED_SUCCESSFULLY",
-            "return_code": 0,
-            "kill_reason": "",
+            "job_state": state,
+            "return_code": code,
+            "kill_reason": reason,
             "alloc": alloc,
         }),
     )

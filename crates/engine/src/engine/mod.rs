@@ -206,6 +206,7 @@ macro_rules! system_view {
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
+            kill_expired: $e.estimator.model().on_overrun == OnOverrun::Kill,
             reservations: &$e.reservations,
             seed: $e.seed,
         }

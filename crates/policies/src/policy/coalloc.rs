@@ -388,6 +388,7 @@ mod tests {
             jobs: &jobs,
             queue_edits: 0,
             requeue_expired: false,
+            kill_expired: false,
             reservations: &[],
             seed: 0,
         };

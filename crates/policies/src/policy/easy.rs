@@ -579,6 +579,7 @@ mod tests {
                 jobs: &self.jobs,
                 queue_edits: self.edits,
                 requeue_expired: false,
+                kill_expired: false,
                 reservations: &[],
                 seed: 0,
             };

@@ -268,6 +268,7 @@ mod tests {
             jobs,
             queue_edits: 0,
             requeue_expired: false,
+            kill_expired: false,
             reservations: &[],
             seed: 0,
         };

@@ -144,6 +144,10 @@ pub struct SystemView<'a> {
     /// and requeued when the head needs their processors (the run's
     /// `on_overrun = "requeue"`): the policy decides when.
     pub requeue_expired: bool,
+    /// Jobs that outlive their estimates are killed there (the run's
+    /// `on_overrun = "kill"`, a walltime limit): a running job that leaves
+    /// at its estimated end was killed.
+    pub kill_expired: bool,
     /// The advance reservations the engine holds (granted, not yet over),
     /// in the order they were granted; empty on runs without any.
     pub reservations: &'a [ReservationView],

@@ -36,6 +36,7 @@ fn view<'a>(
         jobs,
         queue_edits: 0,
         requeue_expired: false,
+        kill_expired: false,
         reservations: &[],
         seed: 0,
     }
