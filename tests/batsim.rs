@@ -57,7 +57,8 @@ impl Drop for Scheduler {
 }
 
 /// `pybatsim SCHED` listening on `port`, in `dir` (it writes its
-/// `out_events.csv` there).
+/// `out_events.csv` there), waiting for messages as long as it takes
+/// (`-t 0`: by default it gives up after 2 s without one).
 fn pybatsim(venv: &Path, sched: &str, port: u16, dir: &Path) -> Scheduler {
     Scheduler(
         Command::new(venv.join("bin/pybatsim"))
@@ -67,6 +68,8 @@ fn pybatsim(venv: &Path, sched: &str, port: u16, dir: &Path) -> Scheduler {
                 &format!("tcp://127.0.0.1:{port}"),
                 "-v",
                 "warning",
+                "-t",
+                "0",
             ])
             .current_dir(dir)
             .stdout(Stdio::null())
@@ -687,4 +690,60 @@ fn walltime_kills_reach_the_scheduler() {
             "{sched}: {killed} killed, the scheduler says: {said}"
         );
     }
+}
+
+/// In the console, a switch away from the scheduler ends its simulation
+/// (pybatsim hears SIMULATION_ENDS and exits) and the built-in policy
+/// takes the queue over; a switch back while jobs run stops the run, and
+/// the message line gives the reason, not the switch's success.
+#[test]
+fn switching_away_and_back_in_the_console() {
+    use schedscope::console::session::Request;
+    use schedscope::engine::Command;
+    use schedscope::policy::PolicySpec;
+    let (Some(venv), Some(data)) = (venv(), medium_late()) else {
+        return;
+    };
+    schedscope_batsim::register();
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
+    let port = port();
+    let mut s = pybatsim(&venv, "easyBackfill", port, dir.path());
+    let sets = [format!("policy.params.endpoint=\"tcp://127.0.0.1:{port}\"")];
+    let sc = schedscope::scenario::Scenario::load_with(&sc, &sets).unwrap();
+    let external = sc.file.policy.clone();
+    let mut c = console::Console::on(sc, 120, 30);
+    c.session
+        .advance_to(schedscope::model::SimTime::from_secs(300), usize::MAX);
+    let easy = PolicySpec {
+        name: schedscope::policy::PolicyName::new("easy"),
+        params: Default::default(),
+        ..external.clone()
+    };
+    c.session
+        .handle(Request::Apply(Command::SetPolicy { policy: easy }));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while s.0.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        s.0.try_wait().unwrap().is_some(),
+        "the scheduler's simulation ended"
+    );
+    c.session
+        .advance_to(schedscope::model::SimTime::from_secs(600), usize::MAX);
+    c.publish();
+    let screen = c.screen();
+    assert!(
+        screen.contains("▶ running") || screen.contains("⏸"),
+        "{screen}"
+    );
+    c.session
+        .handle(Request::Apply(Command::SetPolicy { policy: external }));
+    c.session
+        .advance_to(schedscope::model::SimTime::from_secs(700), usize::MAX);
+    c.publish();
+    let screen = c.screen();
+    assert!(screen.contains("■ stopped"), "{screen}");
+    assert!(screen.contains("is running already"), "{screen}");
 }

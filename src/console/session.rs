@@ -228,12 +228,8 @@ impl Session {
             }
             self.recent.push_back(r);
         }
-        if let Some((at, reason)) = self.engine.failure() {
-            // The policy stopped the run (an external scheduler gone, say).
-            self.message = Some(Message::error(format!(
-                "✗ the run stopped at t = {}: {reason}",
-                super::format::secs(at.as_secs_f64())
-            )));
+        if let Some(stopped) = self.stopped() {
+            self.message = Some(stopped);
         } else if self.engine.is_done()
             && let Err(lost) = self.engine.check_conservation()
         {
@@ -343,6 +339,16 @@ impl Session {
     }
 
     /// Carries out an operator request and sets the message line.
+    /// Why the policy stopped the run (an external scheduler gone, say),
+    /// if it did.
+    fn stopped(&self) -> Option<Message> {
+        let (at, reason) = self.engine.failure()?;
+        Some(Message::error(format!(
+            "✗ the run stopped at t = {}: {reason}",
+            super::format::secs(at.as_secs_f64())
+        )))
+    }
+
     pub fn handle(&mut self, request: Request) {
         let message = match request {
             Request::View { queue, job } => {
@@ -362,6 +368,11 @@ impl Session {
                     _ => None,
                 };
                 match (self.engine.apply(command), twin) {
+                    // The command's own decision point may be where the
+                    // policy stopped the run: that is the news.
+                    _ if self.engine.failure().is_some() => {
+                        self.stopped().expect("the engine stopped")
+                    }
                     (Ok(outcome), None | Some(Ok(_))) => {
                         Message::ok(format!("✓ {}", outcome.message))
                     }

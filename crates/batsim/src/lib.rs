@@ -74,6 +74,7 @@ pub fn entry() -> PolicyEntry {
         // The catalog adds the parameters set (`[endpoint …]`).
         label: |_| "external".to_string(),
         build: |spec, platform: &Platform| {
+            link::check_endpoint(&endpoint(spec))?;
             let timeout = catalog::number(spec, "timeout").unwrap_or(10.0);
             Ok(Box::new(External::new(
                 spec.clone(),
@@ -126,6 +127,12 @@ mod tests {
         assert!(catalog::check(&spec).is_ok());
         let empty = catalog::set(&mut spec, at, ParamValue::Text(String::new()));
         assert!(empty.unwrap_err().contains("params.endpoint"));
+        for bad in ["garbage", "tcp://:5", "tcp://h:0", "tcp://h:x", "ipc://a"] {
+            catalog::set(&mut spec, at, ParamValue::Text(bad.into())).unwrap();
+            let refused = (entry().build)(&spec, &Platform::default()).err();
+            assert!(refused.unwrap().contains("tcp://HOST:PORT"), "{bad}");
+        }
+        catalog::set(&mut spec, at, ParamValue::Text("tcp://10.0.0.1:5".into())).unwrap();
         let slow = catalog::set(&mut spec, timeout, ParamValue::Float(0.0));
         assert!(slow.unwrap_err().contains("params.timeout"));
         assert_eq!(

@@ -21,11 +21,7 @@ impl Link {
     /// (`tcp://HOST:PORT`); it connects on the first request, waiting up
     /// to `timeout` for the scheduler to listen.
     pub fn open(endpoint: &str, timeout: Duration) -> Result<Link, String> {
-        if !endpoint.starts_with("tcp://") {
-            return Err(format!(
-                "endpoint \"{endpoint}\" is not a tcp://HOST:PORT address"
-            ));
-        }
+        check_endpoint(endpoint)?;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -79,6 +75,22 @@ impl Link {
                 }),
             }
         })
+    }
+}
+
+/// Whether `endpoint` is an address the link can connect to:
+/// `tcp://HOST:PORT`.
+pub fn check_endpoint(endpoint: &str) -> Result<(), String> {
+    let port = endpoint
+        .strip_prefix("tcp://")
+        .and_then(|a| a.rsplit_once(':'))
+        .filter(|(host, _)| !host.is_empty())
+        .and_then(|(_, port)| port.parse::<u16>().ok());
+    match port {
+        Some(p) if p > 0 => Ok(()),
+        _ => Err(format!(
+            "endpoint \"{endpoint}\" is not a tcp://HOST:PORT address"
+        )),
     }
 }
 
