@@ -529,6 +529,8 @@ impl Policy for External {
             lines: PanelLines {
                 lines,
                 more: "{} more".to_string(),
+                // The exchanges, newest first, in up to half the pane.
+                share: 50,
                 ..PanelLines::default()
             },
             alert: self.failed.clone(),
