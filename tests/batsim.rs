@@ -747,3 +747,57 @@ fn switching_away_and_back_in_the_console() {
     assert!(screen.contains("■ stopped"), "{screen}");
     assert!(screen.contains("is running already"), "{screen}");
 }
+
+/// Where pybatsim's `easyBackfill` and schedscope's EASY part, worked by
+/// hand on 4 machines: jobs 1 (1 machine, 5 s) and 2 (1 machine, 50 s)
+/// start at 3 s on machines 0 and 1. Job 3 (3 machines) arrives at 4 s:
+/// when job 1 ends at 8 s, machines 0, 2 and 3 are free, three by count,
+/// and schedscope's EASY starts it then. easyBackfill allocates consecutive
+/// machines only: 0, 2, 3 is not a block, so its reservation for job 3 is
+/// when job 2 ends, at 53 s, and job 5 (2 machines, 5 s) backfills at 5 s.
+#[test]
+fn easy_backfill_takes_consecutive_machines_only() {
+    let Some(venv) = venv() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.json");
+    std::fs::write(
+        &workload,
+        r#"{"nb_res": 4, "jobs": [
+            {"id": 1, "subtime": 3, "res": 1, "walltime": 5, "profile": "d5"},
+            {"id": 2, "subtime": 3, "res": 1, "walltime": 50, "profile": "d50"},
+            {"id": 3, "subtime": 4, "res": 3, "walltime": 10, "profile": "d10"},
+            {"id": 4, "subtime": 4, "res": 3, "walltime": 10, "profile": "d10"},
+            {"id": 5, "subtime": 5, "res": 2, "walltime": 5, "profile": "d5"}],
+           "profiles": {"d5": {"type": "delay", "delay": 5}, "d10": {"type": "delay", "delay": 10},
+                        "d50": {"type": "delay", "delay": 50}}}"#,
+    )
+    .unwrap();
+    let sc = scenario(dir.path(), &workload, 4);
+    let starts = |o: &Output| -> HashMap<String, f64> {
+        assert!(o.status.success(), "{}", stderr(o));
+        rows(&String::from_utf8_lossy(&o.stdout))
+            .into_iter()
+            .map(|r| (r["job_id"].clone(), num(&r, "start")))
+            .collect()
+    };
+    let own = Command::new(env!("CARGO_BIN_EXE_schedscope"))
+        .arg("run")
+        .arg(&sc)
+        .args(["--set", "policy.name=easy", "--format", "csv"])
+        .output()
+        .unwrap();
+    let own = starts(&own);
+    assert_eq!((own["3"], own["4"], own["5"]), (8.0, 18.0, 28.0));
+    let port = port();
+    let _s = pybatsim(&venv, "easyBackfill", port, dir.path());
+    let theirs = starts(&run(&sc, port, &[], &["--format", "csv"]));
+    assert_eq!((theirs["1"], theirs["2"]), (3.0, 3.0));
+    assert_eq!(theirs["5"], 5.0, "job 5 backfills");
+    assert_eq!(
+        theirs["3"], 53.0,
+        "job 3 waits for a block of 3 consecutive machines"
+    );
+    assert_eq!(theirs["4"], 63.0);
+}
