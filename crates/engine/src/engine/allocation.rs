@@ -197,22 +197,21 @@ impl Engine {
         let mut processors = Vec::with_capacity(d.assignment.len());
         // Outside every reservation, the engine's own pick leaves out the
         // processors reserved before the job's estimated end.
-        let avoid: Vec<Vec<u32>> =
-            if self.reservations.is_empty() || inside || d.processors.is_some() {
-                Vec::new()
-            } else {
-                let job = &self.jobs[d.job.0];
-                let end =
-                    now.saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
-                d.assignment
-                    .iter()
-                    .map(|&(c, w)| {
-                        self.unreserved_free(c, job.id, end)
-                            .take(w as usize)
-                            .collect()
-                    })
-                    .collect()
-            };
+        let avoid: Vec<Vec<u32>> = if self.book.is_empty() || inside || d.processors.is_some() {
+            Vec::new()
+        } else {
+            let job = &self.jobs[d.job.0];
+            let end =
+                now.saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+            d.assignment
+                .iter()
+                .map(|&(c, w)| {
+                    self.unreserved_free(c, job.id, end)
+                        .take(w as usize)
+                        .collect()
+                })
+                .collect()
+        };
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
             if inside {
                 // Inside its reservation: the reservation holds the

@@ -156,11 +156,56 @@ pub struct CommandOutcome {
 /// How a new job's components are chosen when a command does not say.
 pub type Splitter = Box<dyn FnMut(u32) -> Vec<u32> + Send>;
 
+/// The command log: the scenario's timeline of commands, what each one
+/// said when it came due, and the operator's commands applied. It only
+/// records; the engine carries the commands out.
+#[derive(Default)]
+pub(super) struct CommandLog {
+    /// Timeline commands, by the index their events carry.
+    timeline: Vec<Command>,
+    /// Messages of the timeline commands that came due, with when.
+    messages: Vec<(SimTime, String)>,
+    /// Operator commands applied through [`Engine::apply`], with when.
+    applied: Vec<(SimTime, Command)>,
+    /// Timeline commands that could not apply, with when and why.
+    refused: Vec<(SimTime, String)>,
+}
+
+impl CommandLog {
+    /// Adds a command to the timeline; returns the index its event carries.
+    fn plan(&mut self, command: Command) -> usize {
+        self.timeline.push(command);
+        self.timeline.len() - 1
+    }
+
+    /// The timeline command whose event carries `index`.
+    pub(super) fn planned(&self, index: usize) -> Command {
+        self.timeline[index].clone()
+    }
+
+    /// What a timeline command that came due at `at` did: its message, or
+    /// why it changed nothing.
+    pub(super) fn came_due(&mut self, at: SimTime, done: Result<CommandOutcome, CommandError>) {
+        match done {
+            Ok(outcome) => self.messages.push((at, outcome.message)),
+            Err(e) => {
+                let message = format!("refused: {e}");
+                self.refused.push((at, message.clone()));
+                self.messages.push((at, message));
+            }
+        }
+    }
+
+    /// An operator command applied at `at`.
+    fn applied(&mut self, at: SimTime, command: Command) {
+        self.applied.push((at, command));
+    }
+}
+
 impl Engine {
     /// Queues a command for simulated time `at` (a scenario timeline entry).
     pub fn schedule_command(&mut self, at: SimTime, command: Command) {
-        let index = self.timeline.len();
-        self.timeline.push(command);
+        let index = self.commands.plan(command);
         self.events
             .push(at.max(self.now), EventKind::Command { index });
     }
@@ -176,13 +221,24 @@ impl Engine {
             });
         }
         let outcome = self.execute(&command)?;
-        self.log.push((self.now, command));
+        self.commands.applied(self.now, command);
         Ok(outcome)
     }
 
     /// Messages of timeline commands applied so far.
     pub fn timeline_messages(&self) -> &[(SimTime, String)] {
-        &self.timeline_messages
+        &self.commands.messages
+    }
+
+    /// The operator commands applied so far through [`Engine::apply`], with
+    /// the simulated time of each (timeline commands are not in it).
+    pub fn command_log(&self) -> &[(SimTime, Command)] {
+        &self.commands.applied
+    }
+
+    /// Timeline commands that could not apply, with when and why.
+    pub fn timeline_refused(&self) -> &[(SimTime, String)] {
+        &self.commands.refused
     }
 
     pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {

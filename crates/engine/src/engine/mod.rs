@@ -206,7 +206,7 @@ macro_rules! system_view {
             jobs: &$e.jobs,
             queue_edits: $e.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
-            reservations: &$e.reservations,
+            reservations: $e.book.views(),
             seed: $e.seed,
         }
     };
@@ -232,9 +232,8 @@ pub struct Engine {
     pending: Option<JobSpec>,
     estimator: Estimator,
     splitter: Option<Splitter>,
-    timeline: Vec<Command>,
-    timeline_messages: Vec<(SimTime, String)>,
-    log: Vec<(SimTime, Command)>,
+    /// The timeline and the commands applied.
+    commands: commands::CommandLog,
     finished: Vec<JobRecord>,
     counters: Counters,
     next_arrival: u64,
@@ -273,14 +272,10 @@ pub struct Engine {
     /// Running jobs' rates are to be recomputed from the links (a job
     /// started or ended, or a link changed, on a platform with a network).
     rates_stale: bool,
-    /// Advance reservations granted and not over, in grant order.
-    reservations: Vec<crate::sched::ReservationView>,
-    /// The last reservation id given out (0: none yet).
-    next_reservation: u64,
+    /// The advance reservations granted and not over.
+    book: reservations::ReservationBook,
     /// The first [`KEPT_REJECTIONS`] jobs rejected.
     rejections: Vec<Rejection>,
-    /// Timeline commands that could not apply, with why.
-    timeline_refused: Vec<(SimTime, String)>,
     /// Why the policy stopped the run, and when ([`Decisions::fail`]).
     failure: Option<(SimTime, String)>,
 }
@@ -327,9 +322,7 @@ impl Engine {
             pending,
             estimator: Estimator::new(config.estimates, config.seed),
             splitter: config.splitter,
-            timeline: Vec::new(),
-            timeline_messages: Vec::new(),
-            log: Vec::new(),
+            commands: commands::CommandLog::default(),
             finished: Vec::new(),
             counters: Counters::default(),
             next_arrival: 0,
@@ -348,10 +341,8 @@ impl Engine {
             last_refusal: None,
             seed: config.seed,
             rates_stale: false,
-            reservations: Vec::new(),
-            next_reservation: 0,
+            book: reservations::ReservationBook::default(),
             rejections: Vec::new(),
-            timeline_refused: Vec::new(),
             failure: None,
         })
     }
@@ -382,12 +373,6 @@ impl Engine {
 
     pub fn running_len(&self) -> usize {
         self.running.len()
-    }
-
-    /// The operator commands applied so far through [`Engine::apply`], with
-    /// the simulated time of each (timeline commands are not in it).
-    pub fn command_log(&self) -> &[(SimTime, Command)] {
-        &self.log
     }
 
     /// No event is left: the workload is exhausted and every job has ended
@@ -447,11 +432,6 @@ impl Engine {
         self.events.retain(|_| false);
     }
 
-    /// Timeline commands that could not apply, with when and why.
-    pub fn timeline_refused(&self) -> &[(SimTime, String)] {
-        &self.timeline_refused
-    }
-
     /// Jobs in the system now, queued or running.
     pub fn jobs_left(&self) -> u64 {
         self.jobs.len() as u64
@@ -484,18 +464,12 @@ impl Engine {
             EventKind::Completion { job, stamp } => self.complete(job, stamp),
             EventKind::EstimateExpiry { job, stamp } => self.overrun(job, stamp),
             EventKind::Command { index } => {
-                let cmd = self.timeline[index].clone();
+                let cmd = self.commands.planned(index);
                 // Scenario validation has checked timeline commands; one
                 // that still cannot apply (a switch to a policy that could
                 // never run a job then waiting) changes nothing, and says so.
-                match self.execute(&cmd) {
-                    Ok(outcome) => self.timeline_messages.push((self.now, outcome.message)),
-                    Err(e) => {
-                        let message = format!("refused: {e}");
-                        self.timeline_refused.push((self.now, message.clone()));
-                        self.timeline_messages.push((self.now, message));
-                    }
-                }
+                let done = self.execute(&cmd);
+                self.commands.came_due(self.now, done);
             }
             EventKind::Arrival => self.arrive(),
             EventKind::Wake => self.dirty = true,
