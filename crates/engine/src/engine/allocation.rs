@@ -53,7 +53,7 @@ impl Engine {
                     given: w,
                 });
             }
-            let Some(cs) = self.clusters.get(c as usize) else {
+            let Some(cs) = self.machine.clusters.get(c as usize) else {
                 return Err(Refusal::NoCluster {
                     job: id,
                     cluster: c,
@@ -115,7 +115,7 @@ impl Engine {
         d: &Start,
         id: u64,
         (c, w): (ClusterIdx, u32),
-        cs: &ClusterState,
+        cs: &machine::ClusterState,
         chosen: &[u32],
     ) -> Result<(), Refusal> {
         if chosen.len() != w as usize {
@@ -156,7 +156,7 @@ impl Engine {
         let processors = self.take_processors(d, inside.is_some());
         let placed = Placement {
             from: now,
-            processors: self.numbered(&d.assignment, &processors),
+            processors: self.machine.numbered(&d.assignment, &processors),
         };
         self.hidden[d.job.0].held = inside;
         self.hidden[d.job.0].placements = vec![placed];
@@ -164,7 +164,7 @@ impl Engine {
         // The size first: a moldable job's processes load the links.
         let fold = self.mold_start(d.job.0, d.processes, held);
         let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
-        self.links_changed();
+        self.machine.links_changed();
         let job = &mut self.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
@@ -201,8 +201,10 @@ impl Engine {
             Vec::new()
         } else {
             let job = &self.jobs[d.job.0];
-            let end =
-                now.saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+            let end = now.saturating_add(span(
+                job.estimate,
+                job_rate(&self.machine.platform, &d.assignment),
+            ));
             d.assignment
                 .iter()
                 .map(|&(c, w)| {
@@ -220,54 +222,13 @@ impl Engine {
                 processors.push(named.cloned().unwrap_or_default());
                 continue;
             }
-            let cs = &mut self.clusters[c as usize];
-            let mut got = Vec::with_capacity(w as usize);
-            if let Some(chosen) = avoid.get(i) {
-                for &p in chosen {
-                    cs.owner[p as usize] = owner;
-                    got.push(p);
-                }
-            } else if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
-                for &p in chosen {
-                    cs.owner[p as usize] = owner;
-                    got.push(p);
-                }
-            } else {
-                for (p, o) in cs.owner.iter_mut().enumerate() {
-                    if got.len() == w as usize {
-                        break;
-                    }
-                    if *o == 0 {
-                        *o = owner;
-                        got.push(p as u32);
-                    }
-                }
-            }
-            debug_assert_eq!(
-                got.len(),
-                w as usize,
-                "free count out of step with ownership"
-            );
-            cs.free -= w;
-            self.free[c as usize] -= w;
+            let chosen = avoid
+                .get(i)
+                .or_else(|| d.processors.as_ref().and_then(|ps| ps.get(i)));
+            let got = self.machine.take(c, w, owner, chosen);
             processors.push(got);
         }
         processors
-    }
-
-    /// Processors held per cluster (`assignment`'s order) as the
-    /// platform-wide numbers of [`Placement`], sorted.
-    pub(super) fn numbered(&self, assignment: &Assignment, processors: &[Vec<u32>]) -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::with_capacity(processors.iter().map(Vec::len).sum());
-        for (&(c, _), procs) in assignment.iter().zip(processors) {
-            let offset: u32 = self.platform.clusters[..c as usize]
-                .iter()
-                .map(|k| k.processors)
-                .sum();
-            out.extend(procs.iter().map(|&p| offset + p));
-        }
-        out.sort_unstable();
-        out
     }
 
     /// Gives a running job's processors back.
@@ -277,26 +238,16 @@ impl Engine {
             if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
                 self.running.swap_remove(pos);
             }
-            self.links_changed();
+            self.machine.links_changed();
             return;
         }
         let job = &self.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
-            let cs = &mut self.clusters[c as usize];
-            for &p in procs {
-                debug_assert_eq!(
-                    cs.owner[p as usize],
-                    slot as u32 + 1,
-                    "processor owned by another job"
-                );
-                cs.owner[p as usize] = 0;
-            }
-            cs.free += w;
-            self.free[c as usize] += w;
+            self.machine.give_back(c, w, slot, procs);
         }
         if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
             self.running.swap_remove(pos);
         }
-        self.links_changed();
+        self.machine.links_changed();
     }
 }

@@ -249,12 +249,14 @@ impl Engine {
                 estimates,
                 queued_too,
             } => self.set_estimate_error(estimates, *queued_too),
-            Command::SetLinkBandwidth { link, abw } => self.set_link_bandwidth(link, *abw)?,
+            Command::SetLinkBandwidth { link, abw } => {
+                self.machine.set_link_bandwidth(link, *abw)?
+            }
         };
         self.dirty = true;
         if self.instant_settled() {
             self.schedule();
-            if self.rates_stale {
+            if self.machine.rates_stale {
                 self.refresh_rates();
             }
         }
@@ -268,7 +270,7 @@ impl Engine {
             policy: label.clone(),
             reason,
         };
-        let p = (self.policies.build)(policy, &self.platform).map_err(unsupported)?;
+        let p = (self.policies.build)(policy, &self.machine.platform).map_err(unsupported)?;
         // Every job waiting must be one the new policy can run.
         let mut waiting: Vec<&JobView> = self
             .jobs
@@ -279,7 +281,7 @@ impl Engine {
         waiting.sort_unstable_by_key(|j| j.arrival);
         if let Some(reason) = waiting
             .iter()
-            .find_map(|j| p.admits(j, &self.platform).err())
+            .find_map(|j| p.admits(j, &self.machine.platform).err())
         {
             return Err(unsupported(format!(
                 "it could never run a job that waits: {reason}"
@@ -382,7 +384,7 @@ impl Engine {
         if let Some((what, e)) = j.time_error() {
             return Err(CommandError::BadJob(format!("{what} {e}")));
         }
-        if let Some(e) = j.site_error(&self.platform) {
+        if let Some(e) = j.site_error(&self.machine.platform) {
             return Err(CommandError::BadJob(e));
         }
         let components = match &j.components {

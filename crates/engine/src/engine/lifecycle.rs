@@ -63,7 +63,7 @@ impl Engine {
             comm: spec.comm,
             graph: spec.graph,
         };
-        if let Err(reason) = self.policy.admits(&job, &self.platform) {
+        if let Err(reason) = self.policy.admits(&job, &self.machine.platform) {
             self.reject(&job, reason.clone());
             return Some(reason);
         }

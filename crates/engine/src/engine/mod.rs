@@ -9,6 +9,7 @@ mod allocation;
 mod commands;
 mod events;
 mod lifecycle;
+mod machine;
 mod network;
 mod queue;
 mod read;
@@ -153,14 +154,6 @@ impl Default for EngineConfig {
     }
 }
 
-/// Per-cluster processor ownership.
-#[derive(Clone, Debug)]
-struct ClusterState {
-    /// `owner[p]` is the slot of the job on processor `p` plus one, 0 if free.
-    owner: Vec<u32>,
-    free: u32,
-}
-
 /// Counters for the status line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Counters {
@@ -199,8 +192,8 @@ macro_rules! system_view {
     ($e:expr) => {
         SystemView {
             now: $e.now,
-            platform: &$e.platform,
-            free: &$e.free,
+            platform: &$e.machine.platform,
+            free: &$e.machine.free,
             queue: &$e.queue[..],
             running: &$e.running,
             jobs: &$e.jobs,
@@ -217,7 +210,8 @@ mod resize;
 
 pub struct Engine {
     now: SimTime,
-    platform: Platform,
+    /// The platform and who holds its processors.
+    machine: machine::Machine,
     events: EventQueue,
     jobs: Slab<JobView>,
     /// What policies must not see of each job, by slot.
@@ -225,8 +219,6 @@ pub struct Engine {
     policies: Policies,
     queue: queue::ArrivalQueue,
     running: Vec<JobKey>,
-    clusters: Vec<ClusterState>,
-    free: Vec<u32>,
     policy: Box<dyn Policy>,
     source: Box<dyn JobSource>,
     pending: Option<JobSpec>,
@@ -269,9 +261,6 @@ pub struct Engine {
     /// The last decision refused, for the console's message line.
     last_refusal: Option<(SimTime, Refusal)>,
     seed: u64,
-    /// Running jobs' rates are to be recomputed from the links (a job
-    /// started or ended, or a link changed, on a platform with a network).
-    rates_stale: bool,
     /// The advance reservations granted and not over.
     book: reservations::ReservationBook,
     /// The first [`KEPT_REJECTIONS`] jobs rejected.
@@ -292,15 +281,6 @@ impl Engine {
         policies: Policies,
     ) -> Result<Engine, String> {
         let policy = (policies.build)(spec, &platform)?;
-        let clusters = platform
-            .clusters
-            .iter()
-            .map(|c| ClusterState {
-                owner: vec![0; c.processors as usize],
-                free: c.processors,
-            })
-            .collect();
-        let free = platform.clusters.iter().map(|c| c.processors).collect();
         let mut events = EventQueue::default();
         let pending = source.next_job();
         if let Some(j) = &pending {
@@ -308,15 +288,13 @@ impl Engine {
         }
         Ok(Engine {
             now: SimTime::ZERO,
-            platform,
+            machine: machine::Machine::new(platform),
             events,
             jobs: Slab::new(),
             hidden: Vec::new(),
             policies,
             queue: queue::ArrivalQueue::default(),
             running: Vec::new(),
-            clusters,
-            free,
             policy,
             source,
             pending,
@@ -340,7 +318,6 @@ impl Engine {
             stale: 0,
             last_refusal: None,
             seed: config.seed,
-            rates_stale: false,
             book: reservations::ReservationBook::default(),
             rejections: Vec::new(),
             failure: None,
@@ -352,7 +329,7 @@ impl Engine {
     }
 
     pub fn platform(&self) -> &Platform {
-        &self.platform
+        &self.machine.platform
     }
 
     pub fn policy(&self) -> &PolicySpec {
@@ -487,7 +464,7 @@ impl Engine {
                 self.retry_after_refusal();
             }
         }
-        if self.rates_stale && self.instant_settled() {
+        if self.machine.rates_stale && self.instant_settled() {
             self.refresh_rates();
         }
         if !self.returning.is_empty() && self.events.is_empty() {
@@ -707,7 +684,7 @@ impl Engine {
 
     /// Free processors per cluster.
     pub fn free_processors(&self) -> &[u32] {
-        &self.free
+        &self.machine.free
     }
 
     /// Whether the job with workload id `id` is queued or running, `None`

@@ -54,12 +54,12 @@ impl<'a> EngineRead<'a> {
     }
 
     pub fn platform(self) -> &'a Platform {
-        &self.e.platform
+        &self.e.machine.platform
     }
 
     /// Free processors per cluster.
     pub fn free(self) -> &'a [u32] {
-        &self.e.free
+        &self.e.machine.free
     }
 
     /// The queued jobs in queue (arrival) order: the first is the head.

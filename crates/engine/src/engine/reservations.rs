@@ -121,7 +121,7 @@ impl Engine {
     /// Grants a policy's reservation request, or says why not.
     pub(super) fn grant(&mut self, r: &Reserve) -> Result<u64, Refusal> {
         let refuse = |why: String| Err(Refusal::Reservation(why));
-        let Some(cs) = self.clusters.get(r.cluster as usize) else {
+        let Some(cs) = self.machine.clusters.get(r.cluster as usize) else {
             return refuse(format!("no cluster {}", r.cluster));
         };
         if r.processors.is_empty() {
@@ -189,31 +189,19 @@ impl Engine {
                 self.finish(slot, true);
             }
             if r.active {
-                let cs = &mut self.clusters[r.cluster as usize];
-                for &p in &r.processors {
-                    debug_assert_eq!(cs.owner[p as usize], RESERVED);
-                    cs.owner[p as usize] = 0;
-                }
-                cs.free += r.processors.len() as u32;
-                self.free[r.cluster as usize] += r.processors.len() as u32;
+                self.machine.unreserve(r.cluster as usize, &r.processors);
             }
             self.dirty = true;
         }
         while let Some((c, procs, id)) = self.book.begin_due(now) {
             for &p in &procs {
-                let owner = self.clusters[c].owner[p as usize];
+                let owner = self.machine.owner(c, p);
                 if owner != 0 && owner != RESERVED {
                     // Still running past its estimate: the window wins.
                     self.finish(owner as usize - 1, true);
                 }
             }
-            let cs = &mut self.clusters[c];
-            for &p in &procs {
-                debug_assert_eq!(cs.owner[p as usize], 0, "reservation {id} over a job");
-                cs.owner[p as usize] = RESERVED;
-            }
-            cs.free -= procs.len() as u32;
-            self.free[c] -= procs.len() as u32;
+            self.machine.reserve(c, &procs, id);
             self.dirty = true;
         }
     }
@@ -238,9 +226,10 @@ impl Engine {
         let Some(named) = named else {
             return outside;
         };
-        let end = self
-            .now
-            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        let end = self.now.saturating_add(span(
+            job.estimate,
+            job_rate(&self.machine.platform, &d.assignment),
+        ));
         if c != r.cluster
             || w == 0
             || w > wanted
@@ -265,9 +254,10 @@ impl Engine {
             return Ok(());
         }
         let job = &self.jobs[d.job.0];
-        let end = self
-            .now
-            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        let end = self.now.saturating_add(span(
+            job.estimate,
+            job_rate(&self.machine.platform, &d.assignment),
+        ));
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
             match d.processors.as_ref().and_then(|ps| ps.get(i)) {
                 Some(named) => {
@@ -307,12 +297,8 @@ impl Engine {
         end: SimTime,
     ) -> impl Iterator<Item = u32> + '_ {
         let now = self.now;
-        self.clusters[c as usize]
-            .owner
-            .iter()
-            .enumerate()
-            .filter(|&(_, &o)| o == 0)
-            .map(|(p, _)| p as u32)
+        self.machine
+            .free_of(c)
             .filter(move |&p| self.book.blocking(id, c, p, now, end).is_none())
     }
 }

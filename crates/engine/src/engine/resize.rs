@@ -90,7 +90,7 @@ impl Engine {
     fn placement_rate(&self, slot: usize) -> f64 {
         match self.job_slowdown(JobKey(slot)) {
             Some(sd) => sd.rate(),
-            None => job_rate(&self.platform, &self.jobs[slot].assignment),
+            None => job_rate(&self.machine.platform, &self.jobs[slot].assignment),
         }
     }
 
@@ -164,7 +164,7 @@ impl Engine {
             });
         }
         let c = job.assignment[0].0;
-        let cs = &self.clusters[c as usize];
+        let cs = &self.machine.clusters[c as usize];
         let owner = slot as u32 + 1;
         let held = &job.processors[0];
         if let Some(chosen) = &r.chosen {
@@ -207,14 +207,7 @@ impl Engine {
             });
         }
         let mut set = held.clone();
-        set.extend(
-            cs.owner
-                .iter()
-                .enumerate()
-                .filter(|&(_, &o)| o == 0)
-                .map(|(p, _)| p as u32)
-                .take(more as usize),
-        );
+        set.extend(self.machine.free_of(c).take(more as usize));
         set.sort_unstable();
         Ok(set)
     }
@@ -230,23 +223,17 @@ impl Engine {
         let seg = before as f64 * (now - self.hidden[slot].held_since).as_secs_f64();
         self.hidden[slot].held_run += seg;
         self.hidden[slot].held_since = now;
-        let owner = slot as u32 + 1;
         let job = &mut self.jobs[slot];
         let c = job.assignment[0].0 as usize;
-        let cs = &mut self.clusters[c];
-        for &p in &job.processors[0] {
-            cs.owner[p as usize] = 0;
-        }
-        for &p in &set {
-            cs.owner[p as usize] = owner;
-        }
-        cs.free = cs.free + before - after;
-        self.free[c] = self.free[c] + before - after;
+        self.machine
+            .move_job(c, slot, (&job.processors[0], before), &set);
         job.assignment[0].1 = after;
         job.processors[0] = set;
         let placed = Placement {
             from: now,
-            processors: self.numbered(&self.jobs[slot].assignment, &self.jobs[slot].processors),
+            processors: self
+                .machine
+                .numbered(&self.jobs[slot].assignment, &self.jobs[slot].processors),
         };
         self.hidden[slot].placements.push(placed);
         let job = &mut self.jobs[slot];
@@ -258,7 +245,7 @@ impl Engine {
             self.counters.expanded += 1;
         }
         let old = job.rate;
-        self.links_changed();
+        self.machine.links_changed();
         let new = running_rate(self.placement_rate(slot), self.fold_factor(slot));
         let job = &mut self.jobs[slot];
         if job.estimated_end > now && new != old {
