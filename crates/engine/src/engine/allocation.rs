@@ -146,7 +146,7 @@ impl Engine {
     pub(super) fn refuse(&mut self, r: Refusal) {
         self.counters.refused += 1;
         tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy_label(), "decision refused: {r}");
-        self.last_refusal = Some((self.now, r));
+        self.pass.refused(self.now, r);
     }
 
     pub(super) fn start(&mut self, d: &Start) -> Result<(), Refusal> {

@@ -253,7 +253,7 @@ impl Engine {
                 self.machine.set_link_bandwidth(link, *abw)?
             }
         };
-        self.dirty = true;
+        self.pass.dirty = true;
         if self.instant_settled() {
             self.schedule();
             if self.machine.rates_stale {

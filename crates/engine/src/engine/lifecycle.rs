@@ -73,7 +73,7 @@ impl Engine {
         }
         self.hidden[key.0] = hidden;
         self.queue.push(key);
-        self.dirty = true;
+        self.pass.dirty = true;
         None
     }
 
@@ -159,7 +159,7 @@ impl Engine {
         }
         self.counters.overruns += 1;
         self.hidden[slot].expired = true;
-        self.dirty = true;
+        self.pass.dirty = true;
         match self.estimator.model().on_overrun {
             OnOverrun::Continue => {}
             OnOverrun::Kill => self.finish(slot, true),
@@ -216,7 +216,7 @@ impl Engine {
             self.queue.insert(pos, JobKey(slot));
         }
         self.queue_edits += 1;
-        self.dirty = true;
+        self.pass.dirty = true;
     }
 
     /// Changes a running job's execution rate from now on (the mechanism
@@ -293,6 +293,6 @@ impl Engine {
             moldable,
             placements,
         });
-        self.dirty = true;
+        self.pass.dirty = true;
     }
 }

@@ -205,7 +205,8 @@ macro_rules! system_view {
     };
 }
 
-// After the macro, which it uses.
+// After the macro, which they use.
+mod pass;
 mod resize;
 
 pub struct Engine {
@@ -226,28 +227,17 @@ pub struct Engine {
     splitter: Option<Splitter>,
     /// The timeline and the commands applied.
     commands: commands::CommandLog,
+    /// When the policy decides, and its answer.
+    pass: pass::DecisionPass,
     finished: Vec<JobRecord>,
     counters: Counters,
     next_arrival: u64,
     next_injected: u64,
-    dirty: bool,
-    /// The instant of the last retry after a refused decision, and how
-    /// many there were then.
-    retried: (SimTime, u32),
-    /// The instant of the last recheck the policy asked for at once, and
-    /// how many passes in a row at that instant changed nothing.
-    rechecked: (SimTime, u32),
     /// Bumped whenever a queued job changes other than by arriving at the
     /// end of the queue or starting (a requeue, an estimate change), so
     /// that a policy keeping state between decision points knows to look
     /// at the whole queue again.
     queue_edits: u64,
-    /// The policy's answer at the current decision point (a buffer).
-    decisions: Decisions,
-    /// The jobs started in the current round (a buffer).
-    started: Vec<JobKey>,
-    /// The last wake-up the policy asked for.
-    wake: Option<SimTime>,
     /// Aborted jobs, back in the queue once the job they made room for
     /// (slot, arrival) has started.
     returning: Vec<usize>,
@@ -258,8 +248,6 @@ pub struct Engine {
     /// since: dropped when they come up, and swept out of the queue when
     /// they are many (rate changes and kills leave them behind).
     stale: usize,
-    /// The last decision refused, for the console's message line.
-    last_refusal: Option<(SimTime, Refusal)>,
     seed: u64,
     /// The advance reservations granted and not over.
     book: reservations::ReservationBook,
@@ -301,22 +289,16 @@ impl Engine {
             estimator: Estimator::new(config.estimates, config.seed),
             splitter: config.splitter,
             commands: commands::CommandLog::default(),
+            pass: pass::DecisionPass::default(),
             finished: Vec::new(),
             counters: Counters::default(),
             next_arrival: 0,
             next_injected: INJECTED_ID_BASE + 1,
-            dirty: false,
-            retried: (SimTime::ZERO, 0),
-            rechecked: (SimTime::ZERO, 0),
             queue_edits: 0,
-            decisions: Decisions::default(),
-            started: Vec::new(),
-            wake: None,
             returning: Vec::new(),
             aborted_for: None,
             next_stamp: 1,
             stale: 0,
-            last_refusal: None,
             seed: config.seed,
             book: reservations::ReservationBook::default(),
             rejections: Vec::new(),
@@ -449,21 +431,9 @@ impl Engine {
                 self.commands.came_due(self.now, done);
             }
             EventKind::Arrival => self.arrive(),
-            EventKind::Wake => self.dirty = true,
+            EventKind::Wake => self.pass.dirty = true,
         }
-        if self.dirty && self.instant_settled() {
-            let refused = self.counters.refused;
-            self.schedule();
-            // A pass refused a decision: it is tried again, unless what
-            // was refused last is the policy's ask for yet another pass.
-            let recheck_refused = matches!(
-                &self.last_refusal,
-                Some((t, Refusal::Recheck { .. })) if *t == self.now
-            );
-            if self.counters.refused > refused && !recheck_refused {
-                self.retry_after_refusal();
-            }
-        }
+        self.decide_if_due();
         if self.machine.rates_stale && self.instant_settled() {
             self.refresh_rates();
         }
@@ -474,39 +444,6 @@ impl Engine {
             self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
-    }
-
-    /// A pass with a refused decision is asked for again at the same
-    /// instant, up to [`REFUSAL_RETRIES`] times: a job whose start was
-    /// refused would otherwise wait for an unrelated event, and be left
-    /// queued for ever if none came.
-    fn retry_after_refusal(&mut self) {
-        let tries = match self.retried {
-            (t, n) if t == self.now => n,
-            _ => 0,
-        };
-        if tries < REFUSAL_RETRIES && !self.queue.is_empty() {
-            self.retried = (self.now, tries + 1);
-            self.events.push(self.now, EventKind::Wake);
-        }
-    }
-
-    /// Whether the policy's ask to decide again at this instant is taken:
-    /// always after a pass that changed something, and after up to
-    /// [`RECHECK_RETRIES`] passes in a row that changed nothing; after one
-    /// more it is refused, and the clock moves on to the next event.
-    fn recheck_now(&mut self, changed: bool) -> bool {
-        let idle = match self.rechecked {
-            (t, n) if t == self.now && !changed => n,
-            _ => 0,
-        };
-        let idle = idle + u32::from(!changed);
-        if idle > RECHECK_RETRIES {
-            self.refuse(Refusal::Recheck { passes: idle });
-            return false;
-        }
-        self.rechecked = (self.now, idle);
-        true
     }
 
     /// Whether every event of the current instant but commands is handled:
@@ -562,72 +499,6 @@ impl Engine {
         system_view!(self)
     }
 
-    /// A decision point: ask the policy, carry out what it decided, and
-    /// ask again in further rounds while it asks to see its decisions
-    /// done; then add the wake-ups it asked for.
-    fn schedule(&mut self) {
-        self.dirty = false;
-        self.tick_reservations();
-        let mut out = std::mem::take(&mut self.decisions);
-        out.begin_point();
-        // Whether this point aborted, reserved or started anything.
-        let mut changed = false;
-        loop {
-            self.policy.decide(&system_view!(self), &mut out);
-            if let Some(reason) = out.take_failure() {
-                self.stop(reason);
-                break;
-            }
-            let (carried, again) = self.carry_out(&mut out);
-            changed |= carried.starts + carried.aborts + carried.grants > 0;
-            out.set_carried(carried);
-            if !again {
-                break;
-            }
-            if out.round() >= Decisions::MAX_ROUNDS {
-                self.refuse(Refusal::Rounds {
-                    rounds: out.round(),
-                });
-                break;
-            }
-        }
-        if self.failure.is_none() {
-            for &t in out.wakes() {
-                self.wake_for(t, changed);
-            }
-        }
-        self.decisions = out;
-    }
-
-    /// Carries out one round of the policy's decisions, in order; returns
-    /// what was carried out and whether the policy asked again.
-    fn carry_out(&mut self, out: &mut Decisions) -> (Carried, bool) {
-        let mut carried = Carried::default();
-        let mut started = std::mem::take(&mut self.started);
-        started.clear();
-        let (round, again) = out.take_round();
-        for d in round {
-            let done = match &d {
-                Decision::Start(s) => self.start(s).map(|()| {
-                    started.push(s.job);
-                    carried.starts += 1;
-                }),
-                Decision::Abort(a) => self.abort(a).map(|()| carried.aborts += 1),
-                Decision::Resize(r) => self.resize(r).map(|()| carried.resizes += 1),
-                Decision::Reserve(r) => self.grant(r).map(|_| carried.grants += 1),
-            };
-            if let Err(r) = done {
-                carried.refused += 1;
-                self.refuse(r);
-            }
-        }
-        if !started.is_empty() {
-            self.leave_queue(&started);
-        }
-        self.started = started;
-        (carried, again)
-    }
-
     /// Takes started jobs out of the queue. It is in arrival order, so each
     /// one's place is a binary search; one pass closes the gaps from the
     /// first of them on.
@@ -645,25 +516,6 @@ impl Engine {
             .collect();
         gone.sort_unstable();
         queue.remove_sorted(&gone);
-    }
-
-    /// A wake-up the policy asked for: an event at `t` when it is ahead
-    /// (once per time), or another decision point at this instant, which
-    /// [`Engine::recheck_now`] bounds.
-    fn wake_for(&mut self, t: SimTime, changed: bool) {
-        if t > self.now {
-            if self.wake != Some(t) {
-                self.wake = Some(t);
-                self.events.push(t, EventKind::Wake);
-            }
-        } else if self.recheck_now(changed) {
-            self.events.push(self.now, EventKind::Wake);
-        }
-    }
-
-    /// The last decision the engine refused, with its time.
-    pub fn last_refusal(&self) -> Option<&(SimTime, Refusal)> {
-        self.last_refusal.as_ref()
     }
 
     /// Processor-seconds held so far by the jobs running now (their

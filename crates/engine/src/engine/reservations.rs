@@ -191,7 +191,7 @@ impl Engine {
             if r.active {
                 self.machine.unreserve(r.cluster as usize, &r.processors);
             }
-            self.dirty = true;
+            self.pass.dirty = true;
         }
         while let Some((c, procs, id)) = self.book.begin_due(now) {
             for &p in &procs {
@@ -202,7 +202,7 @@ impl Engine {
                 }
             }
             self.machine.reserve(c, &procs, id);
-            self.dirty = true;
+            self.pass.dirty = true;
         }
     }
 

@@ -253,7 +253,7 @@ impl Engine {
             job.estimated_end = now.saturating_add(SimTime(left.ceil() as i64));
         }
         self.set_rate(r.job, new);
-        self.dirty = true;
+        self.pass.dirty = true;
         Ok(())
     }
 }
