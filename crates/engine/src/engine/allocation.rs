@@ -8,6 +8,7 @@ impl Engine {
     pub(super) fn abort(&mut self, a: &crate::sched::Abort) -> Result<(), Refusal> {
         let slot = a.job.0;
         if self
+            .table
             .jobs
             .get(slot)
             .is_none_or(|j| j.state != JobState::Running)
@@ -15,8 +16,8 @@ impl Engine {
             return Err(Refusal::NotRunning(slot));
         }
         if a.requeue {
-            if let Some(&head) = self.queue.first() {
-                self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
+            if let Some(&head) = self.table.queue.first() {
+                self.table.aborted_for = Some((head.0, self.table.jobs[head.0].arrival));
             }
             self.requeue(slot);
         } else {
@@ -29,13 +30,14 @@ impl Engine {
     /// processors, changing nothing.
     pub(super) fn check_start(&self, d: &Start) -> Result<(), Refusal> {
         let Some(job) = self
+            .table
             .jobs
             .get(d.job.0)
             .filter(|j| j.state == JobState::Queued)
         else {
             return Err(Refusal::NotQueued(d.job.0));
         };
-        if self.returning.contains(&d.job.0) {
+        if self.table.returning.contains(&d.job.0) {
             // Aborted, and not back in the queue yet.
             return Err(Refusal::NotQueued(d.job.0));
         }
@@ -158,21 +160,21 @@ impl Engine {
             from: now,
             processors: self.machine.numbered(&d.assignment, &processors),
         };
-        self.hidden[d.job.0].held = inside;
-        self.hidden[d.job.0].placements = vec![placed];
+        self.table.hidden[d.job.0].held = inside;
+        self.table.hidden[d.job.0].placements = vec![placed];
         let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
         // The size first: a moldable job's processes load the links.
         let fold = self.mold_start(d.job.0, d.processes, held);
         let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
         self.machine.links_changed();
-        let job = &mut self.jobs[d.job.0];
+        let job = &mut self.table.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
         job.assignment = d.assignment.clone();
         job.processors = processors;
         job.rate = rate;
         job.jumped_ahead = d.kind == StartKind::Ahead;
-        let h = &mut self.hidden[d.job.0];
+        let h = &mut self.table.hidden[d.job.0];
         h.rate_since = now;
         h.held_since = now;
         h.held_run = 0.0;
@@ -182,7 +184,7 @@ impl Engine {
         if job.jumped_ahead {
             self.counters.started_ahead += 1;
         }
-        self.running.push(d.job);
+        self.table.running.push(d.job);
         self.schedule_completion(d.job);
         Ok(())
     }
@@ -200,7 +202,7 @@ impl Engine {
         let avoid: Vec<Vec<u32>> = if self.book.is_empty() || inside || d.processors.is_some() {
             Vec::new()
         } else {
-            let job = &self.jobs[d.job.0];
+            let job = &self.table.jobs[d.job.0];
             let end = now.saturating_add(span(
                 job.estimate,
                 job_rate(&self.machine.platform, &d.assignment),
@@ -233,21 +235,19 @@ impl Engine {
 
     /// Gives a running job's processors back.
     pub(super) fn release(&mut self, slot: usize) {
-        if self.hidden[slot].held.take().is_some() {
+        if self.table.hidden[slot].held.take().is_some() {
             // Inside a reservation: it took no processors.
-            if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
-                self.running.swap_remove(pos);
+            if let Some(pos) = self.table.running.iter().position(|k| k.0 == slot) {
+                self.table.running.swap_remove(pos);
             }
             self.machine.links_changed();
             return;
         }
-        let job = &self.jobs[slot];
+        let job = &self.table.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
             self.machine.give_back(c, w, slot, procs);
         }
-        if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
-            self.running.swap_remove(pos);
-        }
+        self.table.stop_running(slot);
         self.machine.links_changed();
     }
 }

@@ -273,6 +273,7 @@ impl Engine {
         let p = (self.policies.build)(policy, &self.machine.platform).map_err(unsupported)?;
         // Every job waiting must be one the new policy can run.
         let mut waiting: Vec<&JobView> = self
+            .table
             .jobs
             .iter()
             .map(|(_, j)| j)
@@ -300,14 +301,14 @@ impl Engine {
         // A refused command numbers no job: the command log holds
         // only the commands applied, and its replay must number
         // the jobs it injects as the live run did.
-        let first = self.next_injected;
+        let first = self.table.next_injected;
         let mut specs = Vec::new();
         for j in jobs {
             for _ in 0..j.count.max(1) {
                 match self.injected_spec(j) {
                     Ok(s) => specs.push(s),
                     Err(e) => {
-                        self.next_injected = first;
+                        self.table.next_injected = first;
                         return Err(e);
                     }
                 }
@@ -348,9 +349,9 @@ impl Engine {
     ) -> CommandOutcome {
         self.estimator.set_model(estimates.clone());
         let scope = if queued_too {
-            for k in self.queue.iter() {
-                let job = &mut self.jobs[k.0];
-                let h = &self.hidden[k.0];
+            for k in self.table.queue.iter() {
+                let job = &mut self.table.jobs[k.0];
+                let h = &self.table.hidden[k.0];
                 job.estimate = self.estimator.estimate(&JobSpec {
                     work: None,
                     id: job.id,
@@ -367,7 +368,7 @@ impl Engine {
                     graph: None,
                 });
             }
-            self.queue_edits += 1;
+            self.table.queue_edits += 1;
             "for queued jobs and jobs that arrive from now on"
         } else {
             "for jobs that arrive from now on"
@@ -404,8 +405,8 @@ impl Engine {
                 None => Vec::new(),
             },
         };
-        let id = self.next_injected;
-        self.next_injected += 1;
+        let id = self.table.next_injected;
+        self.table.next_injected += 1;
         Ok(JobSpec {
             work: None,
             id,

@@ -15,6 +15,7 @@ mod queue;
 mod read;
 mod reservations;
 mod snapshot;
+mod table;
 
 pub use commands::{
     Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, RECHECK_RETRIES,
@@ -38,51 +39,9 @@ use crate::sched::{
     StartKind, SystemView,
 };
 use serde::{Deserialize, Serialize};
-use slab::Slab;
 use thiserror::Error;
 
 pub use crate::sched::{BackfillView, JobKey, JobState, JobView};
-
-/// What the engine knows of a job and policies must not: its actual
-/// work, and the bookkeeping of its events. Kept beside the job's
-/// [`JobView`], at the same slot.
-#[derive(Clone, Debug, Default)]
-struct Hidden {
-    /// Actual run time on speed-1 processors.
-    runtime: SimTime,
-    /// The share of the processor-time it holds that its processors
-    /// compute (below 1 for a job whose tasks end apart).
-    busy_share: f64,
-    /// The workload's own estimate, for re-estimating a queued job.
-    trace_estimate: Option<SimTime>,
-    /// Work left at `rate_since`, in speed-1 ticks.
-    remaining: f64,
-    rate_since: SimTime,
-    /// The stamp of the job's pending completion and expiry events: unique
-    /// across the run, so an event can never reach a later job that takes
-    /// the same slot, nor the same job after it was rescheduled.
-    stamp: u64,
-    /// Events in the queue that carry the current stamp.
-    pending: u8,
-    /// Processor-seconds held in runs that were aborted.
-    held_before: f64,
-    /// Processor-seconds held in the current run up to `held_since`
-    /// (the widths change when a job is folded or expanded).
-    held_run: f64,
-    held_since: SimTime,
-    /// A moldable job's estimated sequential time, and the work done in
-    /// its aborted runs (seconds of unfolded run).
-    seq_estimate: SimTime,
-    work_lost: f64,
-    /// The reservation the job runs inside, while it runs there.
-    held: Option<u64>,
-    /// The current run's estimate has run out and the policy heard of it:
-    /// a later rate change does not announce it again.
-    expired: bool,
-    /// The processors of the current run, from its start and from each
-    /// resize: what the job's record says it held.
-    placements: Vec<Placement>,
-}
 
 /// A run that ended with jobs not accounted for: an internal error.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -194,10 +153,10 @@ macro_rules! system_view {
             now: $e.now,
             platform: &$e.machine.platform,
             free: &$e.machine.free,
-            queue: &$e.queue[..],
-            running: &$e.running,
-            jobs: &$e.jobs,
-            queue_edits: $e.queue_edits,
+            queue: &$e.table.queue[..],
+            running: &$e.table.running,
+            jobs: &$e.table.jobs,
+            queue_edits: $e.table.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
             reservations: $e.book.views(),
             seed: $e.seed,
@@ -214,12 +173,9 @@ pub struct Engine {
     /// The platform and who holds its processors.
     machine: machine::Machine,
     events: EventQueue,
-    jobs: Slab<JobView>,
-    /// What policies must not see of each job, by slot.
-    hidden: Vec<Hidden>,
+    /// The jobs in the system, the queue and the ended jobs' records.
+    table: table::JobTable,
     policies: Policies,
-    queue: queue::ArrivalQueue,
-    running: Vec<JobKey>,
     policy: Box<dyn Policy>,
     source: Box<dyn JobSource>,
     pending: Option<JobSpec>,
@@ -229,19 +185,7 @@ pub struct Engine {
     commands: commands::CommandLog,
     /// When the policy decides, and its answer.
     pass: pass::DecisionPass,
-    finished: Vec<JobRecord>,
     counters: Counters,
-    next_arrival: u64,
-    next_injected: u64,
-    /// Bumped whenever a queued job changes other than by arriving at the
-    /// end of the queue or starting (a requeue, an estimate change), so
-    /// that a policy keeping state between decision points knows to look
-    /// at the whole queue again.
-    queue_edits: u64,
-    /// Aborted jobs, back in the queue once the job they made room for
-    /// (slot, arrival) has started.
-    returning: Vec<usize>,
-    aborted_for: Option<(usize, u64)>,
     /// The next job-event stamp (0 is never given out).
     next_stamp: u64,
     /// Job events in the queue whose job has ended or was rescheduled
@@ -278,11 +222,8 @@ impl Engine {
             now: SimTime::ZERO,
             machine: machine::Machine::new(platform),
             events,
-            jobs: Slab::new(),
-            hidden: Vec::new(),
+            table: table::JobTable::default(),
             policies,
-            queue: queue::ArrivalQueue::default(),
-            running: Vec::new(),
             policy,
             source,
             pending,
@@ -290,13 +231,7 @@ impl Engine {
             splitter: config.splitter,
             commands: commands::CommandLog::default(),
             pass: pass::DecisionPass::default(),
-            finished: Vec::new(),
             counters: Counters::default(),
-            next_arrival: 0,
-            next_injected: INJECTED_ID_BASE + 1,
-            queue_edits: 0,
-            returning: Vec::new(),
-            aborted_for: None,
             next_stamp: 1,
             stale: 0,
             seed: config.seed,
@@ -327,11 +262,11 @@ impl Engine {
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.len()
+        self.table.queue.len()
     }
 
     pub fn running_len(&self) -> usize {
-        self.running.len()
+        self.table.running.len()
     }
 
     /// No event is left: the workload is exhausted and every job has ended
@@ -346,22 +281,13 @@ impl Engine {
     /// the jobs left behind.
     pub fn check_conservation(&self) -> Result<(), Conservation> {
         let c = self.counters;
-        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished + c.rejected {
+        if self.events.is_empty()
+            && self.table.jobs.is_empty()
+            && c.arrived == c.finished + c.rejected
+        {
             return Ok(());
         }
-        let mut left: Vec<(u64, &'static str)> = self
-            .jobs
-            .iter()
-            .map(|(slot, j)| {
-                let state = match j.state {
-                    JobState::Running => "running",
-                    JobState::Queued if self.returning.contains(&slot) => "aborted, not back",
-                    JobState::Queued => "queued",
-                };
-                (j.id, state)
-            })
-            .collect();
-        left.sort_unstable();
+        let left = self.table.left();
         Err(Conservation {
             at: self.now,
             arrived: c.arrived,
@@ -393,7 +319,7 @@ impl Engine {
 
     /// Jobs in the system now, queued or running.
     pub fn jobs_left(&self) -> u64 {
-        self.jobs.len() as u64
+        self.table.jobs.len() as u64
     }
 
     /// The time of the next event, if any.
@@ -403,7 +329,7 @@ impl Engine {
 
     /// Records of jobs that ended since the last call, in end order.
     pub fn drain_records(&mut self) -> std::vec::Drain<'_, JobRecord> {
-        self.finished.drain(..)
+        self.table.finished.drain(..)
     }
 
     /// Handles the next event. Returns its time, or `None` when there is
@@ -414,7 +340,10 @@ impl Engine {
         }
         let ev = self.events.pop()?;
         debug_assert!(ev.time >= self.now, "time went back");
-        if ev.time > self.now && !self.returning.is_empty() && !self.aborted_for_waiting() {
+        if ev.time > self.now
+            && !self.table.returning.is_empty()
+            && !self.table.aborted_for_waiting()
+        {
             self.return_aborted();
         }
         self.now = ev.time;
@@ -437,10 +366,10 @@ impl Engine {
         if self.machine.rates_stale && self.instant_settled() {
             self.refresh_rates();
         }
-        if !self.returning.is_empty() && self.events.is_empty() {
+        if !self.table.returning.is_empty() && self.events.is_empty() {
             // Nothing else will happen, so nothing runs: whatever the head
             // waits for, the aborted jobs are back just after this instant.
-            self.aborted_for = None;
+            self.table.aborted_for = None;
             self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
@@ -499,38 +428,24 @@ impl Engine {
         system_view!(self)
     }
 
-    /// Takes started jobs out of the queue. It is in arrival order, so each
-    /// one's place is a binary search; one pass closes the gaps from the
-    /// first of them on.
-    fn leave_queue(&mut self, started: &[JobKey]) {
-        let jobs = &self.jobs;
-        let queue = &mut self.queue;
-        let mut gone: Vec<usize> = started
-            .iter()
-            .map(|&k| {
-                let arrival = jobs[k.0].arrival;
-                let at = queue.partition_point(|q| jobs[q.0].arrival < arrival);
-                debug_assert_eq!(queue[at], k, "the queue is in arrival order");
-                at
-            })
-            .collect();
-        gone.sort_unstable();
-        queue.remove_sorted(&gone);
-    }
-
     /// Processor-seconds held so far by the jobs running now (their
     /// current runs): with the ended jobs' records, a run's busy time
     /// when it is cut short.
     pub fn running_held(&self) -> f64 {
-        self.running.iter().map(|k| self.held_this_run(k.0)).sum()
+        self.table
+            .running
+            .iter()
+            .map(|k| self.held_this_run(k.0))
+            .sum()
     }
 
     /// Of [`Engine::running_held`], the processor-seconds the running
     /// jobs' processors computed (see [`crate::model::JobSpec::work`]).
     pub fn running_busy(&self) -> f64 {
-        self.running
+        self.table
+            .running
             .iter()
-            .map(|k| self.held_this_run(k.0) * self.hidden[k.0].busy_share)
+            .map(|k| self.held_this_run(k.0) * self.table.hidden[k.0].busy_share)
             .sum()
     }
 
@@ -542,10 +457,7 @@ impl Engine {
     /// Whether the job with workload id `id` is queued or running, `None`
     /// when it is not in the system.
     pub fn job_state(&self, id: u64) -> Option<JobState> {
-        self.jobs
-            .iter()
-            .find(|(_, j)| j.id == id)
-            .map(|(_, j)| j.state)
+        self.table.state_of(id)
     }
 
     /// The policy's view of its own state.

@@ -18,8 +18,8 @@ impl Engine {
     /// What the running jobs ask of each link now (zeros without a network).
     pub fn link_load(&self) -> Vec<f64> {
         let mut load = vec![0.0; self.machine.platform.clusters.len()];
-        for k in &self.running {
-            let j = &self.jobs[k.0];
+        for k in &self.table.running {
+            let j = &self.table.jobs[k.0];
             slowdown::add_demand(&mut load, j.comm.as_ref(), j.size, &j.assignment);
         }
         load
@@ -28,7 +28,7 @@ impl Engine {
     /// A running job's slowdowns now, on a platform with a network.
     pub fn job_slowdown(&self, key: JobKey) -> Option<Slowdown> {
         let abw = self.link_bandwidth()?;
-        let j = self.jobs.get(key.0)?;
+        let j = self.table.jobs.get(key.0)?;
         let load = self.link_load();
         Some(slowdown::slowdown(
             &self.machine.platform,
@@ -47,7 +47,7 @@ impl Engine {
         let Some(abw) = self.link_bandwidth() else {
             return job_rate(&self.machine.platform, assignment);
         };
-        let j = &self.jobs[key.0];
+        let j = &self.table.jobs[key.0];
         let mut load = self.link_load();
         slowdown::add_demand(&mut load, j.comm.as_ref(), j.size, assignment);
         slowdown::slowdown(
@@ -76,10 +76,11 @@ impl Engine {
         };
         let load = self.link_load();
         let changes: Vec<(JobKey, f64)> = self
+            .table
             .running
             .iter()
             .filter_map(|&k| {
-                let j = &self.jobs[k.0];
+                let j = &self.table.jobs[k.0];
                 let rate = slowdown::slowdown(
                     &self.machine.platform,
                     &abw,

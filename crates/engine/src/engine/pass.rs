@@ -105,7 +105,7 @@ impl Engine {
     /// refused would otherwise wait for an unrelated event, and be left
     /// queued for ever if none came.
     fn retry_after_refusal(&mut self) {
-        if self.pass.retry(self.now, self.queue.is_empty()) {
+        if self.pass.retry(self.now, self.table.queue.is_empty()) {
             self.events.push(self.now, EventKind::Wake);
         }
     }
@@ -184,7 +184,7 @@ impl Engine {
             }
         }
         if !started.is_empty() {
-            self.leave_queue(&started);
+            self.table.leave_queue(&started);
         }
         self.pass.started = started;
         (carried, again)

@@ -64,18 +64,18 @@ impl<'a> EngineRead<'a> {
 
     /// The queued jobs in queue (arrival) order: the first is the head.
     pub fn queue(self) -> &'a [JobKey] {
-        &self.e.queue
+        &self.e.table.queue
     }
 
     /// The running jobs (in no particular order).
     pub fn running(self) -> &'a [JobKey] {
-        &self.e.running
+        &self.e.table.running
     }
 
     /// The public fields of a job in the system (queued or running): what
     /// a policy may know of it.
     pub fn job(self, key: JobKey) -> &'a JobView {
-        &self.e.jobs[key.0]
+        &self.e.table.jobs[key.0]
     }
 
     /// The links' available bandwidth, if the platform has a network.

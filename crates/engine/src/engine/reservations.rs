@@ -148,7 +148,7 @@ impl Engine {
             }
             let owner = cs.owner[p as usize];
             if owner != 0 && owner != RESERVED {
-                let job = &self.jobs[owner as usize - 1];
+                let job = &self.table.jobs[owner as usize - 1];
                 if job.estimated_end > r.start && !r.holds.contains(&job.id) {
                     return refuse(format!(
                         "processor {p} of cluster {} runs job {} until {} (estimated)",
@@ -180,10 +180,11 @@ impl Engine {
         // Ends first: a processor may pass from one window to the next.
         while let Some(r) = self.book.take_over(now) {
             let inside: Vec<usize> = self
+                .table
                 .running
                 .iter()
                 .map(|k| k.0)
-                .filter(|&s| self.hidden[s].held == Some(r.id))
+                .filter(|&s| self.table.hidden[s].held == Some(r.id))
                 .collect();
             for slot in inside {
                 self.finish(slot, true);
@@ -210,7 +211,7 @@ impl Engine {
     /// starts inside reservation `id`, `None` when it starts outside every
     /// reservation (and its processors are to be checked as usual).
     pub(super) fn check_reserved_start(&self, d: &Start) -> Result<Option<u64>, Refusal> {
-        let job = &self.jobs[d.job.0];
+        let job = &self.table.jobs[d.job.0];
         let Some(r) = self.book.holder(job.id) else {
             return Ok(None);
         };
@@ -253,7 +254,7 @@ impl Engine {
         if self.book.is_empty() {
             return Ok(());
         }
-        let job = &self.jobs[d.job.0];
+        let job = &self.table.jobs[d.job.0];
         let end = self.now.saturating_add(span(
             job.estimate,
             job_rate(&self.machine.platform, &d.assignment),
@@ -310,10 +311,11 @@ impl Engine {
     /// The running jobs by workload id with the processors they run on
     /// (cluster, indices), for checks and the console.
     pub fn running_processors(&self) -> Vec<(u64, RunsOn)> {
-        self.running
+        self.table
+            .running
             .iter()
             .map(|k| {
-                let j = &self.jobs[k.0];
+                let j = &self.table.jobs[k.0];
                 let on = j
                     .assignment
                     .iter()
