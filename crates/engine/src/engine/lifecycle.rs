@@ -88,8 +88,7 @@ impl Engine {
 
     pub(super) fn schedule_completion(&mut self, key: JobKey) {
         self.forget_events(key.0);
-        let stamp = self.next_stamp;
-        self.next_stamp += 1;
+        let stamp = self.events.stamp();
         let job = &self.table.jobs[key.0];
         let h = &mut self.table.hidden[key.0];
         h.stamp = stamp;
@@ -115,19 +114,12 @@ impl Engine {
     /// the queue or is about to be rescheduled.
     pub(super) fn forget_events(&mut self, slot: usize) {
         let h = &mut self.table.hidden[slot];
-        self.stale += h.pending as usize;
+        let pending = h.pending as usize;
         h.pending = 0;
         h.stamp = 0;
-        if self.stale > 4096 && self.stale * 2 > self.events.len() {
-            let hidden = &self.table.hidden;
-            self.events.retain(|e| match e.kind {
-                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
-                    hidden[job].stamp == stamp
-                }
-                _ => true,
-            });
-            self.stale = 0;
-        }
+        let hidden = &self.table.hidden;
+        self.events
+            .forget(pending, |job, stamp| hidden[job].stamp == stamp);
     }
 
     /// Takes a popped job event: whether it still belongs to a running job
@@ -146,7 +138,7 @@ impl Engine {
         if live {
             self.table.hidden[slot].pending -= 1;
         } else {
-            self.stale = self.stale.saturating_sub(1);
+            self.events.dropped();
         }
         live
     }

@@ -172,7 +172,8 @@ pub struct Engine {
     now: SimTime,
     /// The platform and who holds its processors.
     machine: machine::Machine,
-    events: EventQueue,
+    /// The events to come, and the stamps of the jobs' events.
+    events: events::Agenda,
     /// The jobs in the system, the queue and the ended jobs' records.
     table: table::JobTable,
     policies: Policies,
@@ -186,12 +187,6 @@ pub struct Engine {
     /// When the policy decides, and its answer.
     pass: pass::DecisionPass,
     counters: Counters,
-    /// The next job-event stamp (0 is never given out).
-    next_stamp: u64,
-    /// Job events in the queue whose job has ended or was rescheduled
-    /// since: dropped when they come up, and swept out of the queue when
-    /// they are many (rate changes and kills leave them behind).
-    stale: usize,
     seed: u64,
     /// The advance reservations granted and not over.
     book: reservations::ReservationBook,
@@ -213,7 +208,7 @@ impl Engine {
         policies: Policies,
     ) -> Result<Engine, String> {
         let policy = (policies.build)(spec, &platform)?;
-        let mut events = EventQueue::default();
+        let mut events = events::Agenda::default();
         let pending = source.next_job();
         if let Some(j) = &pending {
             events.push(j.submit, EventKind::Arrival);
@@ -232,8 +227,6 @@ impl Engine {
             commands: commands::CommandLog::default(),
             pass: pass::DecisionPass::default(),
             counters: Counters::default(),
-            next_stamp: 1,
-            stale: 0,
             seed: config.seed,
             book: reservations::ReservationBook::default(),
             rejections: Vec::new(),
