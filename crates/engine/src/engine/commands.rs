@@ -270,7 +270,10 @@ impl Engine {
             policy: label.clone(),
             reason,
         };
-        let p = (self.policies.build)(policy, &self.machine.platform).map_err(unsupported)?;
+        let p = self
+            .seat
+            .build(policy, &self.machine.platform)
+            .map_err(unsupported)?;
         // Every job waiting must be one the new policy can run.
         let mut waiting: Vec<&JobView> = self
             .table
@@ -288,7 +291,7 @@ impl Engine {
                 "it could never run a job that waits: {reason}"
             )));
         }
-        self.policy = p;
+        self.seat.policy = p;
         Ok(CommandOutcome {
             message: format!("policy is now {label}"),
         })

@@ -3,15 +3,45 @@
 
 use super::*;
 
+/// The workload feed: the job source and the next job it yielded, which
+/// arrives at its submit time.
+pub(super) struct Feed {
+    source: Box<dyn JobSource>,
+    pending: Option<JobSpec>,
+}
+
+impl Feed {
+    /// The feed of `source`, its first job drawn.
+    pub(super) fn new(mut source: Box<dyn JobSource>) -> Feed {
+        let pending = source.next_job();
+        Feed { source, pending }
+    }
+
+    /// When the next job is submitted, if there is one.
+    pub(super) fn next_submit(&self) -> Option<SimTime> {
+        self.pending.as_ref().map(|j| j.submit)
+    }
+
+    /// The job whose arrival came up.
+    fn take(&mut self) -> Option<JobSpec> {
+        self.pending.take()
+    }
+
+    /// Draws the next job from the source.
+    fn draw(&mut self) {
+        self.pending = self.source.next_job();
+    }
+}
+
 impl Engine {
     pub(super) fn arrive(&mut self) {
-        if let Some(spec) = self.pending.take() {
+        if let Some(spec) = self.feed.take() {
             self.enqueue(spec);
         }
-        self.pending = self.source.next_job();
-        if let Some(j) = &self.pending {
+        self.feed.draw();
+        if let Some(submit) = self.feed.next_submit() {
             // A source must yield jobs in submit order; a late one arrives now.
-            self.events.push(j.submit.max(self.now), EventKind::Arrival);
+            self.events.push(submit.max(self.now), EventKind::Arrival);
         }
     }
 
@@ -62,7 +92,7 @@ impl Engine {
             comm: spec.comm,
             graph: spec.graph,
         };
-        if let Err(reason) = self.policy.admits(&job, &self.machine.platform) {
+        if let Err(reason) = self.seat.policy.admits(&job, &self.machine.platform) {
             self.reject(&job, reason.clone());
             return Some(reason);
         }
@@ -74,16 +104,15 @@ impl Engine {
     /// Records `job` as rejected by the policy for `reason`.
     pub(super) fn reject(&mut self, job: &JobView, reason: String) {
         self.counters.rejected += 1;
-        if self.rejections.len() < KEPT_REJECTIONS {
-            self.rejections.push(Rejection {
-                id: job.id,
-                submit: job.submit,
-                at: self.now,
-                injected: job.injected,
-                policy: self.policy_label(),
-                reason,
-            });
-        }
+        let at = self.now;
+        self.seat.reject(|policy| Rejection {
+            id: job.id,
+            submit: job.submit,
+            at,
+            injected: job.injected,
+            policy,
+            reason,
+        });
     }
 
     pub(super) fn schedule_completion(&mut self, key: JobKey) {
@@ -94,7 +123,7 @@ impl Engine {
         h.stamp = stamp;
         let left = SimTime((h.remaining / job.rate).ceil() as i64);
         let at = self.now.saturating_add(left);
-        self.table.jobs[key.0].known_end = self.policy.sees_running_ends().then_some(at);
+        self.table.jobs[key.0].known_end = self.seat.policy.sees_running_ends().then_some(at);
         let job = &self.table.jobs[key.0];
         let h = &mut self.table.hidden[key.0];
         // The estimate runs out before the work is done: the policy must

@@ -14,6 +14,7 @@ mod network;
 mod queue;
 mod read;
 mod reservations;
+mod seat;
 mod snapshot;
 mod table;
 
@@ -35,8 +36,8 @@ use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime}
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
-    Carried, Decision, Decisions, Policies, Policy, PolicySpec, PolicyState, Refusal, Start,
-    StartKind, SystemView,
+    Carried, Decision, Decisions, Policies, PolicySpec, PolicyState, Refusal, Start, StartKind,
+    SystemView,
 };
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -176,10 +177,11 @@ pub struct Engine {
     events: events::Agenda,
     /// The jobs in the system, the queue and the ended jobs' records.
     table: table::JobTable,
-    policies: Policies,
-    policy: Box<dyn Policy>,
-    source: Box<dyn JobSource>,
-    pending: Option<JobSpec>,
+    /// The policy in force, the policies it may switch to, and what it
+    /// rejected.
+    seat: seat::PolicySeat,
+    /// The workload's jobs, the next one drawn.
+    feed: lifecycle::Feed,
     estimator: Estimator,
     splitter: Option<Splitter>,
     /// The timeline and the commands applied.
@@ -190,8 +192,6 @@ pub struct Engine {
     seed: u64,
     /// The advance reservations granted and not over.
     book: reservations::ReservationBook,
-    /// The first [`KEPT_REJECTIONS`] jobs rejected.
-    rejections: Vec<Rejection>,
     /// Why the policy stopped the run, and when ([`Decisions::fail`]).
     failure: Option<(SimTime, String)>,
 }
@@ -202,26 +202,24 @@ impl Engine {
     /// `policies`.
     pub fn with_builder(
         platform: Platform,
-        mut source: Box<dyn JobSource>,
+        source: Box<dyn JobSource>,
         spec: &PolicySpec,
         config: EngineConfig,
         policies: Policies,
     ) -> Result<Engine, String> {
-        let policy = (policies.build)(spec, &platform)?;
+        let seat = seat::PolicySeat::new(policies, spec, &platform)?;
         let mut events = events::Agenda::default();
-        let pending = source.next_job();
-        if let Some(j) = &pending {
-            events.push(j.submit, EventKind::Arrival);
+        let feed = lifecycle::Feed::new(source);
+        if let Some(submit) = feed.next_submit() {
+            events.push(submit, EventKind::Arrival);
         }
         Ok(Engine {
             now: SimTime::ZERO,
             machine: machine::Machine::new(platform),
             events,
             table: table::JobTable::default(),
-            policies,
-            policy,
-            source,
-            pending,
+            seat,
+            feed,
             estimator: Estimator::new(config.estimates, config.seed),
             splitter: config.splitter,
             commands: commands::CommandLog::default(),
@@ -229,7 +227,6 @@ impl Engine {
             counters: Counters::default(),
             seed: config.seed,
             book: reservations::ReservationBook::default(),
-            rejections: Vec::new(),
             failure: None,
         })
     }
@@ -243,7 +240,7 @@ impl Engine {
     }
 
     pub fn policy(&self) -> &PolicySpec {
-        self.policy.spec()
+        self.seat.policy.spec()
     }
 
     pub fn estimates(&self) -> &EstimateModel {
@@ -294,7 +291,7 @@ impl Engine {
     /// them (the first [`KEPT_REJECTIONS`]; [`Counters::rejected`] counts
     /// them all).
     pub fn rejections(&self) -> &[Rejection] {
-        &self.rejections
+        self.seat.rejections()
     }
 
     /// Why the policy stopped the run, and when, if it did: the run ended
@@ -455,7 +452,7 @@ impl Engine {
 
     /// The policy's view of its own state.
     pub fn policy_state(&self) -> PolicyState {
-        self.policy.state(&self.view())
+        self.seat.policy.state(&self.view())
     }
 }
 
@@ -465,11 +462,11 @@ mod tests;
 impl Engine {
     /// The label of `spec`, as the engine's policies name it.
     pub(crate) fn label_of(&self, spec: &PolicySpec) -> String {
-        (self.policies.label)(spec)
+        self.seat.label_of(spec)
     }
 
     /// The label of the policy in force.
     pub fn policy_label(&self) -> String {
-        self.label_of(self.policy.spec())
+        self.seat.label()
     }
 }

@@ -135,7 +135,7 @@ impl Engine {
         // Whether this point aborted, reserved or started anything.
         let mut changed = false;
         loop {
-            self.policy.decide(&system_view!(self), &mut out);
+            self.seat.policy.decide(&system_view!(self), &mut out);
             if let Some(reason) = out.take_failure() {
                 self.stop(reason);
                 break;

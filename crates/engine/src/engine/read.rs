@@ -114,7 +114,7 @@ impl<'a> EngineRead<'a> {
     /// The policy's plan (planned starts, the head's reservation, windows)
     /// for the queued jobs `rows`, under a backfilling policy.
     pub fn plan_rows(self, rows: &[JobKey]) -> Option<BackfillView> {
-        self.e.policy.plan_rows(&self.e.view(), rows)
+        self.e.seat.policy.plan_rows(&self.e.view(), rows)
     }
 
     /// The rows of the queued jobs `keys`, in that order, each with the
