@@ -169,6 +169,12 @@ macro_rules! system_view {
 mod pass;
 mod resize;
 
+/// The engine: a composition of owned parts, each with the methods that
+/// keep its books (the machine, the agenda, the job table, the policy
+/// seat, the workload feed, the command log, the decision pass and the
+/// reservation book), and the clock, the counters and the settings of the
+/// run. Engine's own methods are the rules that span parts: what an event
+/// does, what a decision does to the jobs and the processors.
 pub struct Engine {
     now: SimTime,
     /// The platform and who holds its processors.
