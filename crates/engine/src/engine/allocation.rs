@@ -8,6 +8,7 @@ impl Engine {
     pub(super) fn abort(&mut self, a: &crate::sched::Abort) -> Result<(), Refusal> {
         let slot = a.job.0;
         if self
+            .table
             .jobs
             .get(slot)
             .is_none_or(|j| j.state != JobState::Running)
@@ -15,8 +16,8 @@ impl Engine {
             return Err(Refusal::NotRunning(slot));
         }
         if a.requeue {
-            if let Some(&head) = self.queue.first() {
-                self.aborted_for = Some((head.0, self.jobs[head.0].arrival));
+            if let Some(&head) = self.table.queue.first() {
+                self.table.aborted_for = Some((head.0, self.table.jobs[head.0].arrival));
             }
             self.requeue(slot);
         } else {
@@ -29,13 +30,14 @@ impl Engine {
     /// processors, changing nothing.
     pub(super) fn check_start(&self, d: &Start) -> Result<(), Refusal> {
         let Some(job) = self
+            .table
             .jobs
             .get(d.job.0)
             .filter(|j| j.state == JobState::Queued)
         else {
             return Err(Refusal::NotQueued(d.job.0));
         };
-        if self.returning.contains(&d.job.0) {
+        if self.table.returning.contains(&d.job.0) {
             // Aborted, and not back in the queue yet.
             return Err(Refusal::NotQueued(d.job.0));
         }
@@ -53,7 +55,7 @@ impl Engine {
                     given: w,
                 });
             }
-            let Some(cs) = self.clusters.get(c as usize) else {
+            let Some(cs) = self.machine.clusters.get(c as usize) else {
                 return Err(Refusal::NoCluster {
                     job: id,
                     cluster: c,
@@ -115,7 +117,7 @@ impl Engine {
         d: &Start,
         id: u64,
         (c, w): (ClusterIdx, u32),
-        cs: &ClusterState,
+        cs: &machine::ClusterState,
         chosen: &[u32],
     ) -> Result<(), Refusal> {
         if chosen.len() != w as usize {
@@ -146,7 +148,7 @@ impl Engine {
     pub(super) fn refuse(&mut self, r: Refusal) {
         self.counters.refused += 1;
         tracing::warn!(at = self.now.as_secs_f64(), policy = %self.policy_label(), "decision refused: {r}");
-        self.last_refusal = Some((self.now, r));
+        self.pass.refused(self.now, r);
     }
 
     pub(super) fn start(&mut self, d: &Start) -> Result<(), Refusal> {
@@ -156,23 +158,23 @@ impl Engine {
         let processors = self.take_processors(d, inside.is_some());
         let placed = Placement {
             from: now,
-            processors: self.numbered(&d.assignment, &processors),
+            processors: self.machine.numbered(&d.assignment, &processors),
         };
-        self.hidden[d.job.0].held = inside;
-        self.hidden[d.job.0].placements = vec![placed];
+        self.table.hidden[d.job.0].held = inside;
+        self.table.hidden[d.job.0].placements = vec![placed];
         let held: u32 = d.assignment.iter().map(|&(_, w)| w).sum();
         // The size first: a moldable job's processes load the links.
         let fold = self.mold_start(d.job.0, d.processes, held);
         let rate = running_rate(self.start_rate(d.job, &d.assignment), fold);
-        self.links_changed();
-        let job = &mut self.jobs[d.job.0];
+        self.machine.links_changed();
+        let job = &mut self.table.jobs[d.job.0];
         job.state = JobState::Running;
         job.start = now;
         job.assignment = d.assignment.clone();
         job.processors = processors;
         job.rate = rate;
         job.jumped_ahead = d.kind == StartKind::Ahead;
-        let h = &mut self.hidden[d.job.0];
+        let h = &mut self.table.hidden[d.job.0];
         h.rate_since = now;
         h.held_since = now;
         h.held_run = 0.0;
@@ -182,7 +184,7 @@ impl Engine {
         if job.jumped_ahead {
             self.counters.started_ahead += 1;
         }
-        self.running.push(d.job);
+        self.table.running.push(d.job);
         self.schedule_completion(d.job);
         Ok(())
     }
@@ -197,22 +199,23 @@ impl Engine {
         let mut processors = Vec::with_capacity(d.assignment.len());
         // Outside every reservation, the engine's own pick leaves out the
         // processors reserved before the job's estimated end.
-        let avoid: Vec<Vec<u32>> =
-            if self.reservations.is_empty() || inside || d.processors.is_some() {
-                Vec::new()
-            } else {
-                let job = &self.jobs[d.job.0];
-                let end =
-                    now.saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
-                d.assignment
-                    .iter()
-                    .map(|&(c, w)| {
-                        self.unreserved_free(c, job.id, end)
-                            .take(w as usize)
-                            .collect()
-                    })
-                    .collect()
-            };
+        let avoid: Vec<Vec<u32>> = if self.book.is_empty() || inside || d.processors.is_some() {
+            Vec::new()
+        } else {
+            let job = &self.table.jobs[d.job.0];
+            let end = now.saturating_add(span(
+                job.estimate,
+                job_rate(&self.machine.platform, &d.assignment),
+            ));
+            d.assignment
+                .iter()
+                .map(|&(c, w)| {
+                    self.unreserved_free(c, job.id, end)
+                        .take(w as usize)
+                        .collect()
+                })
+                .collect()
+        };
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
             if inside {
                 // Inside its reservation: the reservation holds the
@@ -221,83 +224,30 @@ impl Engine {
                 processors.push(named.cloned().unwrap_or_default());
                 continue;
             }
-            let cs = &mut self.clusters[c as usize];
-            let mut got = Vec::with_capacity(w as usize);
-            if let Some(chosen) = avoid.get(i) {
-                for &p in chosen {
-                    cs.owner[p as usize] = owner;
-                    got.push(p);
-                }
-            } else if let Some(chosen) = d.processors.as_ref().and_then(|ps| ps.get(i)) {
-                for &p in chosen {
-                    cs.owner[p as usize] = owner;
-                    got.push(p);
-                }
-            } else {
-                for (p, o) in cs.owner.iter_mut().enumerate() {
-                    if got.len() == w as usize {
-                        break;
-                    }
-                    if *o == 0 {
-                        *o = owner;
-                        got.push(p as u32);
-                    }
-                }
-            }
-            debug_assert_eq!(
-                got.len(),
-                w as usize,
-                "free count out of step with ownership"
-            );
-            cs.free -= w;
-            self.free[c as usize] -= w;
+            let chosen = avoid
+                .get(i)
+                .or_else(|| d.processors.as_ref().and_then(|ps| ps.get(i)));
+            let got = self.machine.take(c, w, owner, chosen);
             processors.push(got);
         }
         processors
     }
 
-    /// Processors held per cluster (`assignment`'s order) as the
-    /// platform-wide numbers of [`Placement`], sorted.
-    pub(super) fn numbered(&self, assignment: &Assignment, processors: &[Vec<u32>]) -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::with_capacity(processors.iter().map(Vec::len).sum());
-        for (&(c, _), procs) in assignment.iter().zip(processors) {
-            let offset: u32 = self.platform.clusters[..c as usize]
-                .iter()
-                .map(|k| k.processors)
-                .sum();
-            out.extend(procs.iter().map(|&p| offset + p));
-        }
-        out.sort_unstable();
-        out
-    }
-
     /// Gives a running job's processors back.
     pub(super) fn release(&mut self, slot: usize) {
-        if self.hidden[slot].held.take().is_some() {
+        if self.table.hidden[slot].held.take().is_some() {
             // Inside a reservation: it took no processors.
-            if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
-                self.running.swap_remove(pos);
+            if let Some(pos) = self.table.running.iter().position(|k| k.0 == slot) {
+                self.table.running.swap_remove(pos);
             }
-            self.links_changed();
+            self.machine.links_changed();
             return;
         }
-        let job = &self.jobs[slot];
+        let job = &self.table.jobs[slot];
         for (&(c, w), procs) in job.assignment.iter().zip(&job.processors) {
-            let cs = &mut self.clusters[c as usize];
-            for &p in procs {
-                debug_assert_eq!(
-                    cs.owner[p as usize],
-                    slot as u32 + 1,
-                    "processor owned by another job"
-                );
-                cs.owner[p as usize] = 0;
-            }
-            cs.free += w;
-            self.free[c as usize] += w;
+            self.machine.give_back(c, w, slot, procs);
         }
-        if let Some(pos) = self.running.iter().position(|k| k.0 == slot) {
-            self.running.swap_remove(pos);
-        }
-        self.links_changed();
+        self.table.stop_running(slot);
+        self.machine.links_changed();
     }
 }

@@ -156,11 +156,56 @@ pub struct CommandOutcome {
 /// How a new job's components are chosen when a command does not say.
 pub type Splitter = Box<dyn FnMut(u32) -> Vec<u32> + Send>;
 
+/// The command log: the scenario's timeline of commands, what each one
+/// said when it came due, and the operator's commands applied. It only
+/// records; the engine carries the commands out.
+#[derive(Default)]
+pub(super) struct CommandLog {
+    /// Timeline commands, by the index their events carry.
+    timeline: Vec<Command>,
+    /// Messages of the timeline commands that came due, with when.
+    messages: Vec<(SimTime, String)>,
+    /// Operator commands applied through [`Engine::apply`], with when.
+    applied: Vec<(SimTime, Command)>,
+    /// Timeline commands that could not apply, with when and why.
+    refused: Vec<(SimTime, String)>,
+}
+
+impl CommandLog {
+    /// Adds a command to the timeline; returns the index its event carries.
+    fn plan(&mut self, command: Command) -> usize {
+        self.timeline.push(command);
+        self.timeline.len() - 1
+    }
+
+    /// The timeline command whose event carries `index`.
+    pub(super) fn planned(&self, index: usize) -> Command {
+        self.timeline[index].clone()
+    }
+
+    /// What a timeline command that came due at `at` did: its message, or
+    /// why it changed nothing.
+    pub(super) fn came_due(&mut self, at: SimTime, done: Result<CommandOutcome, CommandError>) {
+        match done {
+            Ok(outcome) => self.messages.push((at, outcome.message)),
+            Err(e) => {
+                let message = format!("refused: {e}");
+                self.refused.push((at, message.clone()));
+                self.messages.push((at, message));
+            }
+        }
+    }
+
+    /// An operator command applied at `at`.
+    fn applied(&mut self, at: SimTime, command: Command) {
+        self.applied.push((at, command));
+    }
+}
+
 impl Engine {
     /// Queues a command for simulated time `at` (a scenario timeline entry).
     pub fn schedule_command(&mut self, at: SimTime, command: Command) {
-        let index = self.timeline.len();
-        self.timeline.push(command);
+        let index = self.commands.plan(command);
         self.events
             .push(at.max(self.now), EventKind::Command { index });
     }
@@ -176,13 +221,24 @@ impl Engine {
             });
         }
         let outcome = self.execute(&command)?;
-        self.log.push((self.now, command));
+        self.commands.applied(self.now, command);
         Ok(outcome)
     }
 
     /// Messages of timeline commands applied so far.
     pub fn timeline_messages(&self) -> &[(SimTime, String)] {
-        &self.timeline_messages
+        &self.commands.messages
+    }
+
+    /// The operator commands applied so far through [`Engine::apply`], with
+    /// the simulated time of each (timeline commands are not in it).
+    pub fn command_log(&self) -> &[(SimTime, Command)] {
+        &self.commands.applied
+    }
+
+    /// Timeline commands that could not apply, with when and why.
+    pub fn timeline_refused(&self) -> &[(SimTime, String)] {
+        &self.commands.refused
     }
 
     pub(super) fn execute(&mut self, command: &Command) -> Result<CommandOutcome, CommandError> {
@@ -193,12 +249,14 @@ impl Engine {
                 estimates,
                 queued_too,
             } => self.set_estimate_error(estimates, *queued_too),
-            Command::SetLinkBandwidth { link, abw } => self.set_link_bandwidth(link, *abw)?,
+            Command::SetLinkBandwidth { link, abw } => {
+                self.machine.set_link_bandwidth(link, *abw)?
+            }
         };
-        self.dirty = true;
+        self.pass.dirty = true;
         if self.instant_settled() {
             self.schedule();
-            if self.rates_stale {
+            if self.machine.rates_stale {
                 self.refresh_rates();
             }
         }
@@ -212,9 +270,13 @@ impl Engine {
             policy: label.clone(),
             reason,
         };
-        let p = (self.policies.build)(policy, &self.platform).map_err(unsupported)?;
+        let p = self
+            .seat
+            .build(policy, &self.machine.platform)
+            .map_err(unsupported)?;
         // Every job waiting must be one the new policy can run.
         let mut waiting: Vec<&JobView> = self
+            .table
             .jobs
             .iter()
             .map(|(_, j)| j)
@@ -223,13 +285,13 @@ impl Engine {
         waiting.sort_unstable_by_key(|j| j.arrival);
         if let Some(reason) = waiting
             .iter()
-            .find_map(|j| p.admits(j, &self.platform).err())
+            .find_map(|j| p.admits(j, &self.machine.platform).err())
         {
             return Err(unsupported(format!(
                 "it could never run a job that waits: {reason}"
             )));
         }
-        self.policy = p;
+        self.seat.policy = p;
         Ok(CommandOutcome {
             message: format!("policy is now {label}"),
         })
@@ -242,14 +304,14 @@ impl Engine {
         // A refused command numbers no job: the command log holds
         // only the commands applied, and its replay must number
         // the jobs it injects as the live run did.
-        let first = self.next_injected;
+        let first = self.table.next_injected;
         let mut specs = Vec::new();
         for j in jobs {
             for _ in 0..j.count.max(1) {
                 match self.injected_spec(j) {
                     Ok(s) => specs.push(s),
                     Err(e) => {
-                        self.next_injected = first;
+                        self.table.next_injected = first;
                         return Err(e);
                     }
                 }
@@ -290,9 +352,9 @@ impl Engine {
     ) -> CommandOutcome {
         self.estimator.set_model(estimates.clone());
         let scope = if queued_too {
-            for k in self.queue.iter() {
-                let job = &mut self.jobs[k.0];
-                let h = &self.hidden[k.0];
+            for k in self.table.queue.iter() {
+                let job = &mut self.table.jobs[k.0];
+                let h = &self.table.hidden[k.0];
                 job.estimate = self.estimator.estimate(&JobSpec {
                     work: None,
                     id: job.id,
@@ -309,7 +371,7 @@ impl Engine {
                     graph: None,
                 });
             }
-            self.queue_edits += 1;
+            self.table.queue_edits += 1;
             "for queued jobs and jobs that arrive from now on"
         } else {
             "for jobs that arrive from now on"
@@ -326,7 +388,7 @@ impl Engine {
         if let Some((what, e)) = j.time_error() {
             return Err(CommandError::BadJob(format!("{what} {e}")));
         }
-        if let Some(e) = j.site_error(&self.platform) {
+        if let Some(e) = j.site_error(&self.machine.platform) {
             return Err(CommandError::BadJob(e));
         }
         let components = match &j.components {
@@ -346,8 +408,8 @@ impl Engine {
                 None => Vec::new(),
             },
         };
-        let id = self.next_injected;
-        self.next_injected += 1;
+        let id = self.table.next_injected;
+        self.table.next_injected += 1;
         Ok(JobSpec {
             work: None,
             id,

@@ -115,6 +115,77 @@ impl EventQueue {
     }
 }
 
+/// Stale job events that may wait in the queue before a sweep: more than
+/// this many, and more than the live events, and they are swept out.
+const STALE_SWEEP: usize = 4096;
+
+/// The engine's agenda: the event queue (which it derefs to), with the
+/// stamps that tie a job's events to its current run and the count of
+/// job events gone stale since.
+#[derive(Debug)]
+pub(super) struct Agenda {
+    queue: EventQueue,
+    /// The next job-event stamp (0 is never given out).
+    next_stamp: u64,
+    /// Job events in the queue whose job has ended or was rescheduled
+    /// since: dropped when they come up, and swept out of the queue when
+    /// they are many (rate changes and kills leave them behind).
+    stale: usize,
+}
+
+impl Default for Agenda {
+    fn default() -> Self {
+        Agenda {
+            queue: EventQueue::default(),
+            next_stamp: 1,
+            stale: 0,
+        }
+    }
+}
+
+impl std::ops::Deref for Agenda {
+    type Target = EventQueue;
+
+    fn deref(&self) -> &EventQueue {
+        &self.queue
+    }
+}
+
+impl std::ops::DerefMut for Agenda {
+    fn deref_mut(&mut self) -> &mut EventQueue {
+        &mut self.queue
+    }
+}
+
+impl Agenda {
+    /// A job-event stamp unique across the run.
+    pub(super) fn stamp(&mut self) -> u64 {
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
+        stamp
+    }
+
+    /// `n` job events in the queue went stale. Once stale events are many,
+    /// every job event whose (slot, stamp) `live` does not own is swept out.
+    pub(super) fn forget(&mut self, n: usize, live: impl Fn(usize, u64) -> bool) {
+        self.stale += n;
+        if self.stale > STALE_SWEEP && self.stale * 2 > self.queue.len() {
+            self.queue.retain(|e| match e.kind {
+                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
+                    live(job, stamp)
+                }
+                _ => true,
+            });
+            self.stale = 0;
+        }
+    }
+
+    /// A stale job event came up and was dropped.
+    pub(super) fn dropped(&mut self) {
+        self.stale = self.stale.saturating_sub(1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

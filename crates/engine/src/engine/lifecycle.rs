@@ -3,15 +3,45 @@
 
 use super::*;
 
+/// The workload feed: the job source and the next job it yielded, which
+/// arrives at its submit time.
+pub(super) struct Feed {
+    source: Box<dyn JobSource>,
+    pending: Option<JobSpec>,
+}
+
+impl Feed {
+    /// The feed of `source`, its first job drawn.
+    pub(super) fn new(mut source: Box<dyn JobSource>) -> Feed {
+        let pending = source.next_job();
+        Feed { source, pending }
+    }
+
+    /// When the next job is submitted, if there is one.
+    pub(super) fn next_submit(&self) -> Option<SimTime> {
+        self.pending.as_ref().map(|j| j.submit)
+    }
+
+    /// The job whose arrival came up.
+    fn take(&mut self) -> Option<JobSpec> {
+        self.pending.take()
+    }
+
+    /// Draws the next job from the source.
+    fn draw(&mut self) {
+        self.pending = self.source.next_job();
+    }
+}
+
 impl Engine {
     pub(super) fn arrive(&mut self) {
-        if let Some(spec) = self.pending.take() {
+        if let Some(spec) = self.feed.take() {
             self.enqueue(spec);
         }
-        self.pending = self.source.next_job();
-        if let Some(j) = &self.pending {
+        self.feed.draw();
+        if let Some(submit) = self.feed.next_submit() {
             // A source must yield jobs in submit order; a late one arrives now.
-            self.events.push(j.submit.max(self.now), EventKind::Arrival);
+            self.events.push(submit.max(self.now), EventKind::Arrival);
         }
     }
 
@@ -20,8 +50,7 @@ impl Engine {
     /// Returns the rejection's reason.
     pub(super) fn enqueue(&mut self, spec: JobSpec) -> Option<String> {
         let estimate = self.estimator.estimate(&spec);
-        let arrival = self.next_arrival;
-        self.next_arrival += 1;
+        let arrival = self.table.number_arrival();
         self.counters.arrived += 1;
         // The share of its held time the job's processors compute.
         let busy_share = match spec.work {
@@ -30,13 +59,13 @@ impl Engine {
             }
             _ => 1.0,
         };
-        let hidden = Hidden {
+        let hidden = table::Hidden {
             busy_share,
             runtime: spec.runtime,
             trace_estimate: spec.estimate,
             remaining: spec.runtime.0 as f64,
             seq_estimate: estimate,
-            ..Hidden::default()
+            ..table::Hidden::default()
         };
         let job = JobView {
             id: spec.id,
@@ -63,47 +92,40 @@ impl Engine {
             comm: spec.comm,
             graph: spec.graph,
         };
-        if let Err(reason) = self.policy.admits(&job, &self.platform) {
+        if let Err(reason) = self.seat.policy.admits(&job, &self.machine.platform) {
             self.reject(&job, reason.clone());
             return Some(reason);
         }
-        let key = JobKey(self.jobs.insert(job));
-        if self.hidden.len() <= key.0 {
-            self.hidden.resize(key.0 + 1, Hidden::default());
-        }
-        self.hidden[key.0] = hidden;
-        self.queue.push(key);
-        self.dirty = true;
+        self.table.admit(job, hidden);
+        self.pass.dirty = true;
         None
     }
 
     /// Records `job` as rejected by the policy for `reason`.
     pub(super) fn reject(&mut self, job: &JobView, reason: String) {
         self.counters.rejected += 1;
-        if self.rejections.len() < KEPT_REJECTIONS {
-            self.rejections.push(Rejection {
-                id: job.id,
-                submit: job.submit,
-                at: self.now,
-                injected: job.injected,
-                policy: self.policy_label(),
-                reason,
-            });
-        }
+        let at = self.now;
+        self.seat.reject(|policy| Rejection {
+            id: job.id,
+            submit: job.submit,
+            at,
+            injected: job.injected,
+            policy,
+            reason,
+        });
     }
 
     pub(super) fn schedule_completion(&mut self, key: JobKey) {
         self.forget_events(key.0);
-        let stamp = self.next_stamp;
-        self.next_stamp += 1;
-        let job = &self.jobs[key.0];
-        let h = &mut self.hidden[key.0];
+        let stamp = self.events.stamp();
+        let job = &self.table.jobs[key.0];
+        let h = &mut self.table.hidden[key.0];
         h.stamp = stamp;
         let left = SimTime((h.remaining / job.rate).ceil() as i64);
         let at = self.now.saturating_add(left);
-        self.jobs[key.0].known_end = self.policy.sees_running_ends().then_some(at);
-        let job = &self.jobs[key.0];
-        let h = &mut self.hidden[key.0];
+        self.table.jobs[key.0].known_end = self.seat.policy.sees_running_ends().then_some(at);
+        let job = &self.table.jobs[key.0];
+        let h = &mut self.table.hidden[key.0];
         // The estimate runs out before the work is done: the policy must
         // hear of it then (and the overrun setting applies).
         let expires = job.estimated_end;
@@ -111,7 +133,7 @@ impl Engine {
         self.events
             .push(at, EventKind::Completion { job: key.0, stamp });
         if expires < at && expires >= self.now && !h.expired {
-            self.hidden[key.0].pending += 1;
+            self.table.hidden[key.0].pending += 1;
             self.events
                 .push(expires, EventKind::EstimateExpiry { job: key.0, stamp });
         }
@@ -120,34 +142,32 @@ impl Engine {
     /// The job's pending events become stale: it ended, was put back in
     /// the queue or is about to be rescheduled.
     pub(super) fn forget_events(&mut self, slot: usize) {
-        let h = &mut self.hidden[slot];
-        self.stale += h.pending as usize;
+        let h = &mut self.table.hidden[slot];
+        let pending = h.pending as usize;
         h.pending = 0;
         h.stamp = 0;
-        if self.stale > 4096 && self.stale * 2 > self.events.len() {
-            let hidden = &self.hidden;
-            self.events.retain(|e| match e.kind {
-                EventKind::Completion { job, stamp } | EventKind::EstimateExpiry { job, stamp } => {
-                    hidden[job].stamp == stamp
-                }
-                _ => true,
-            });
-            self.stale = 0;
-        }
+        let hidden = &self.table.hidden;
+        self.events
+            .forget(pending, |job, stamp| hidden[job].stamp == stamp);
     }
 
     /// Takes a popped job event: whether it still belongs to a running job
     /// (else it is stale and dropped).
     pub(super) fn live_event(&mut self, slot: usize, stamp: u64) -> bool {
-        let live = self.hidden.get(slot).is_some_and(|h| h.stamp == stamp)
+        let live = self
+            .table
+            .hidden
+            .get(slot)
+            .is_some_and(|h| h.stamp == stamp)
             && self
+                .table
                 .jobs
                 .get(slot)
                 .is_some_and(|j| j.state == JobState::Running);
         if live {
-            self.hidden[slot].pending -= 1;
+            self.table.hidden[slot].pending -= 1;
         } else {
-            self.stale = self.stale.saturating_sub(1);
+            self.events.dropped();
         }
         live
     }
@@ -158,8 +178,8 @@ impl Engine {
             return; // stale: the job has ended or was rescheduled
         }
         self.counters.overruns += 1;
-        self.hidden[slot].expired = true;
-        self.dirty = true;
+        self.table.hidden[slot].expired = true;
+        self.pass.dirty = true;
         match self.estimator.model().on_overrun {
             OnOverrun::Continue => {}
             OnOverrun::Kill => self.finish(slot, true),
@@ -174,29 +194,20 @@ impl Engine {
     pub(super) fn requeue(&mut self, slot: usize) {
         self.forget_events(slot);
         let held = self.held_this_run(slot);
-        self.hidden[slot].held_before += held;
+        self.table.hidden[slot].held_before += held;
         self.lose_work(slot);
         self.release(slot);
-        let job = &mut self.jobs[slot];
+        let job = &mut self.table.jobs[slot];
         job.state = JobState::Queued;
         job.assignment.clear();
         job.processors.clear();
         job.rate = 1.0;
         job.jumped_ahead = false;
         job.requeues += 1;
-        let h = &mut self.hidden[slot];
+        let h = &mut self.table.hidden[slot];
         h.remaining = h.runtime.0 as f64;
-        self.returning.push(slot);
+        self.table.returning.push(slot);
         self.counters.requeued += 1;
-    }
-
-    /// Whether the job that aborted jobs made room for is still waiting.
-    pub(super) fn aborted_for_waiting(&self) -> bool {
-        self.aborted_for.is_some_and(|(slot, arrival)| {
-            self.jobs
-                .get(slot)
-                .is_some_and(|j| j.arrival == arrival && j.state == JobState::Queued)
-        })
     }
 
     /// Aborted jobs go back in the queue, each at its arrival position,
@@ -208,15 +219,8 @@ impl Engine {
     /// out as it starts (an estimate of 0) could be started and aborted
     /// again at one instant forever.
     pub(super) fn return_aborted(&mut self) {
-        self.aborted_for = None;
-        for slot in std::mem::take(&mut self.returning) {
-            let arrival = self.jobs[slot].arrival;
-            let jobs = &self.jobs;
-            let pos = self.queue.partition_point(|k| jobs[k.0].arrival < arrival);
-            self.queue.insert(pos, JobKey(slot));
-        }
-        self.queue_edits += 1;
-        self.dirty = true;
+        self.table.return_aborted();
+        self.pass.dirty = true;
     }
 
     /// Changes a running job's execution rate from now on (the mechanism
@@ -228,13 +232,13 @@ impl Engine {
     /// up ends before it.
     pub fn set_rate(&mut self, key: JobKey, rate: f64) {
         let now = self.now;
-        let Some(job) = self.jobs.get_mut(key.0) else {
+        let Some(job) = self.table.jobs.get_mut(key.0) else {
             return;
         };
         if job.state != JobState::Running || rate <= 0.0 || !rate.is_finite() {
             return;
         }
-        let h = &mut self.hidden[key.0];
+        let h = &mut self.table.hidden[key.0];
         let ticks = (now - h.rate_since).0 as f64;
         h.remaining = (h.remaining - ticks * job.rate).max(0.0);
         job.rate = rate;
@@ -255,15 +259,15 @@ impl Engine {
         let this_run = self.held_this_run(slot);
         let moldable = self.mold_record(slot, this_run);
         self.release(slot);
-        let job = self.jobs.remove(slot);
-        let runtime = self.hidden[slot].runtime;
-        let held = self.hidden[slot].held_before + this_run;
-        let placements = std::mem::take(&mut self.hidden[slot].placements);
+        let job = self.table.jobs.remove(slot);
+        let runtime = self.table.hidden[slot].runtime;
+        let held = self.table.hidden[slot].held_before + this_run;
+        let placements = std::mem::take(&mut self.table.hidden[slot].placements);
         self.counters.finished += 1;
         if killed {
             self.counters.killed += 1;
         }
-        self.finished.push(JobRecord {
+        self.table.finished.push(JobRecord {
             id: job.id,
             arrival: job.arrival,
             submit: job.submit,
@@ -289,10 +293,10 @@ impl Engine {
             killed,
             requeues: job.requeues,
             held,
-            busy: held * self.hidden[slot].busy_share,
+            busy: held * self.table.hidden[slot].busy_share,
             moldable,
             placements,
         });
-        self.dirty = true;
+        self.pass.dirty = true;
     }
 }

@@ -9,11 +9,14 @@ mod allocation;
 mod commands;
 mod events;
 mod lifecycle;
+mod machine;
 mod network;
 mod queue;
 mod read;
 mod reservations;
+mod seat;
 mod snapshot;
+mod table;
 
 pub use commands::{
     Command, CommandError, CommandOutcome, INJECTED_ID_BASE, InjectJob, RECHECK_RETRIES,
@@ -33,55 +36,13 @@ use crate::model::{ClusterIdx, JobRecord, JobSpec, Placement, Platform, SimTime}
 use crate::sched::Assignment;
 use crate::sched::rate::{job_rate, running_rate, span};
 use crate::sched::{
-    Carried, Decision, Decisions, Policies, Policy, PolicySpec, PolicyState, Refusal, Start,
-    StartKind, SystemView,
+    Carried, Decision, Decisions, Policies, PolicySpec, PolicyState, Refusal, Start, StartKind,
+    SystemView,
 };
 use serde::{Deserialize, Serialize};
-use slab::Slab;
 use thiserror::Error;
 
 pub use crate::sched::{BackfillView, JobKey, JobState, JobView};
-
-/// What the engine knows of a job and policies must not: its actual
-/// work, and the bookkeeping of its events. Kept beside the job's
-/// [`JobView`], at the same slot.
-#[derive(Clone, Debug, Default)]
-struct Hidden {
-    /// Actual run time on speed-1 processors.
-    runtime: SimTime,
-    /// The share of the processor-time it holds that its processors
-    /// compute (below 1 for a job whose tasks end apart).
-    busy_share: f64,
-    /// The workload's own estimate, for re-estimating a queued job.
-    trace_estimate: Option<SimTime>,
-    /// Work left at `rate_since`, in speed-1 ticks.
-    remaining: f64,
-    rate_since: SimTime,
-    /// The stamp of the job's pending completion and expiry events: unique
-    /// across the run, so an event can never reach a later job that takes
-    /// the same slot, nor the same job after it was rescheduled.
-    stamp: u64,
-    /// Events in the queue that carry the current stamp.
-    pending: u8,
-    /// Processor-seconds held in runs that were aborted.
-    held_before: f64,
-    /// Processor-seconds held in the current run up to `held_since`
-    /// (the widths change when a job is folded or expanded).
-    held_run: f64,
-    held_since: SimTime,
-    /// A moldable job's estimated sequential time, and the work done in
-    /// its aborted runs (seconds of unfolded run).
-    seq_estimate: SimTime,
-    work_lost: f64,
-    /// The reservation the job runs inside, while it runs there.
-    held: Option<u64>,
-    /// The current run's estimate has run out and the policy heard of it:
-    /// a later rate change does not announce it again.
-    expired: bool,
-    /// The processors of the current run, from its start and from each
-    /// resize: what the job's record says it held.
-    placements: Vec<Placement>,
-}
 
 /// A run that ended with jobs not accounted for: an internal error.
 #[derive(Clone, Debug, PartialEq, Error)]
@@ -153,14 +114,6 @@ impl Default for EngineConfig {
     }
 }
 
-/// Per-cluster processor ownership.
-#[derive(Clone, Debug)]
-struct ClusterState {
-    /// `owner[p]` is the slot of the job on processor `p` plus one, 0 if free.
-    owner: Vec<u32>,
-    free: u32,
-}
-
 /// Counters for the status line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Counters {
@@ -199,89 +152,53 @@ macro_rules! system_view {
     ($e:expr) => {
         SystemView {
             now: $e.now,
-            platform: &$e.platform,
-            free: &$e.free,
-            queue: &$e.queue[..],
-            running: &$e.running,
-            jobs: &$e.jobs,
-            queue_edits: $e.queue_edits,
+            platform: &$e.machine.platform,
+            free: &$e.machine.free,
+            queue: &$e.table.queue[..],
+            running: &$e.table.running,
+            jobs: &$e.table.jobs,
+            queue_edits: $e.table.queue_edits,
             requeue_expired: $e.estimator.model().on_overrun == OnOverrun::Requeue,
             kill_expired: $e.estimator.model().on_overrun == OnOverrun::Kill,
-            reservations: &$e.reservations,
+            reservations: $e.book.views(),
             seed: $e.seed,
         }
     };
 }
 
-// After the macro, which it uses.
+// After the macro, which they use.
+mod pass;
 mod resize;
 
+/// The engine: a composition of owned parts, each with the methods that
+/// keep its books (the machine, the agenda, the job table, the policy
+/// seat, the workload feed, the command log, the decision pass and the
+/// reservation book), and the clock, the counters and the settings of the
+/// run. Engine's own methods are the rules that span parts: what an event
+/// does, what a decision does to the jobs and the processors.
 pub struct Engine {
     now: SimTime,
-    platform: Platform,
-    events: EventQueue,
-    jobs: Slab<JobView>,
-    /// What policies must not see of each job, by slot.
-    hidden: Vec<Hidden>,
-    policies: Policies,
-    queue: queue::ArrivalQueue,
-    running: Vec<JobKey>,
-    clusters: Vec<ClusterState>,
-    free: Vec<u32>,
-    policy: Box<dyn Policy>,
-    source: Box<dyn JobSource>,
-    pending: Option<JobSpec>,
+    /// The platform and who holds its processors.
+    machine: machine::Machine,
+    /// The events to come, and the stamps of the jobs' events.
+    events: events::Agenda,
+    /// The jobs in the system, the queue and the ended jobs' records.
+    table: table::JobTable,
+    /// The policy in force, the policies it may switch to, and what it
+    /// rejected.
+    seat: seat::PolicySeat,
+    /// The workload's jobs, the next one drawn.
+    feed: lifecycle::Feed,
     estimator: Estimator,
     splitter: Option<Splitter>,
-    timeline: Vec<Command>,
-    timeline_messages: Vec<(SimTime, String)>,
-    log: Vec<(SimTime, Command)>,
-    finished: Vec<JobRecord>,
+    /// The timeline and the commands applied.
+    commands: commands::CommandLog,
+    /// When the policy decides, and its answer.
+    pass: pass::DecisionPass,
     counters: Counters,
-    next_arrival: u64,
-    next_injected: u64,
-    dirty: bool,
-    /// The instant of the last retry after a refused decision, and how
-    /// many there were then.
-    retried: (SimTime, u32),
-    /// The instant of the last recheck the policy asked for at once, and
-    /// how many passes in a row at that instant changed nothing.
-    rechecked: (SimTime, u32),
-    /// Bumped whenever a queued job changes other than by arriving at the
-    /// end of the queue or starting (a requeue, an estimate change), so
-    /// that a policy keeping state between decision points knows to look
-    /// at the whole queue again.
-    queue_edits: u64,
-    /// The policy's answer at the current decision point (a buffer).
-    decisions: Decisions,
-    /// The jobs started in the current round (a buffer).
-    started: Vec<JobKey>,
-    /// The last wake-up the policy asked for.
-    wake: Option<SimTime>,
-    /// Aborted jobs, back in the queue once the job they made room for
-    /// (slot, arrival) has started.
-    returning: Vec<usize>,
-    aborted_for: Option<(usize, u64)>,
-    /// The next job-event stamp (0 is never given out).
-    next_stamp: u64,
-    /// Job events in the queue whose job has ended or was rescheduled
-    /// since: dropped when they come up, and swept out of the queue when
-    /// they are many (rate changes and kills leave them behind).
-    stale: usize,
-    /// The last decision refused, for the console's message line.
-    last_refusal: Option<(SimTime, Refusal)>,
     seed: u64,
-    /// Running jobs' rates are to be recomputed from the links (a job
-    /// started or ended, or a link changed, on a platform with a network).
-    rates_stale: bool,
-    /// Advance reservations granted and not over, in grant order.
-    reservations: Vec<crate::sched::ReservationView>,
-    /// The last reservation id given out (0: none yet).
-    next_reservation: u64,
-    /// The first [`KEPT_REJECTIONS`] jobs rejected.
-    rejections: Vec<Rejection>,
-    /// Timeline commands that could not apply, with why.
-    timeline_refused: Vec<(SimTime, String)>,
+    /// The advance reservations granted and not over.
+    book: reservations::ReservationBook,
     /// Why the policy stopped the run, and when ([`Decisions::fail`]).
     failure: Option<(SimTime, String)>,
 }
@@ -292,67 +209,31 @@ impl Engine {
     /// `policies`.
     pub fn with_builder(
         platform: Platform,
-        mut source: Box<dyn JobSource>,
+        source: Box<dyn JobSource>,
         spec: &PolicySpec,
         config: EngineConfig,
         policies: Policies,
     ) -> Result<Engine, String> {
-        let policy = (policies.build)(spec, &platform)?;
-        let clusters = platform
-            .clusters
-            .iter()
-            .map(|c| ClusterState {
-                owner: vec![0; c.processors as usize],
-                free: c.processors,
-            })
-            .collect();
-        let free = platform.clusters.iter().map(|c| c.processors).collect();
-        let mut events = EventQueue::default();
-        let pending = source.next_job();
-        if let Some(j) = &pending {
-            events.push(j.submit, EventKind::Arrival);
+        let seat = seat::PolicySeat::new(policies, spec, &platform)?;
+        let mut events = events::Agenda::default();
+        let feed = lifecycle::Feed::new(source);
+        if let Some(submit) = feed.next_submit() {
+            events.push(submit, EventKind::Arrival);
         }
         Ok(Engine {
             now: SimTime::ZERO,
-            platform,
+            machine: machine::Machine::new(platform),
             events,
-            jobs: Slab::new(),
-            hidden: Vec::new(),
-            policies,
-            queue: queue::ArrivalQueue::default(),
-            running: Vec::new(),
-            clusters,
-            free,
-            policy,
-            source,
-            pending,
+            table: table::JobTable::default(),
+            seat,
+            feed,
             estimator: Estimator::new(config.estimates, config.seed),
             splitter: config.splitter,
-            timeline: Vec::new(),
-            timeline_messages: Vec::new(),
-            log: Vec::new(),
-            finished: Vec::new(),
+            commands: commands::CommandLog::default(),
+            pass: pass::DecisionPass::default(),
             counters: Counters::default(),
-            next_arrival: 0,
-            next_injected: INJECTED_ID_BASE + 1,
-            dirty: false,
-            retried: (SimTime::ZERO, 0),
-            rechecked: (SimTime::ZERO, 0),
-            queue_edits: 0,
-            decisions: Decisions::default(),
-            started: Vec::new(),
-            wake: None,
-            returning: Vec::new(),
-            aborted_for: None,
-            next_stamp: 1,
-            stale: 0,
-            last_refusal: None,
             seed: config.seed,
-            rates_stale: false,
-            reservations: Vec::new(),
-            next_reservation: 0,
-            rejections: Vec::new(),
-            timeline_refused: Vec::new(),
+            book: reservations::ReservationBook::default(),
             failure: None,
         })
     }
@@ -362,11 +243,11 @@ impl Engine {
     }
 
     pub fn platform(&self) -> &Platform {
-        &self.platform
+        &self.machine.platform
     }
 
     pub fn policy(&self) -> &PolicySpec {
-        self.policy.spec()
+        self.seat.policy.spec()
     }
 
     pub fn estimates(&self) -> &EstimateModel {
@@ -378,17 +259,11 @@ impl Engine {
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.len()
+        self.table.queue.len()
     }
 
     pub fn running_len(&self) -> usize {
-        self.running.len()
-    }
-
-    /// The operator commands applied so far through [`Engine::apply`], with
-    /// the simulated time of each (timeline commands are not in it).
-    pub fn command_log(&self) -> &[(SimTime, Command)] {
-        &self.log
+        self.table.running.len()
     }
 
     /// No event is left: the workload is exhausted and every job has ended
@@ -403,22 +278,13 @@ impl Engine {
     /// the jobs left behind.
     pub fn check_conservation(&self) -> Result<(), Conservation> {
         let c = self.counters;
-        if self.events.is_empty() && self.jobs.is_empty() && c.arrived == c.finished + c.rejected {
+        if self.events.is_empty()
+            && self.table.jobs.is_empty()
+            && c.arrived == c.finished + c.rejected
+        {
             return Ok(());
         }
-        let mut left: Vec<(u64, &'static str)> = self
-            .jobs
-            .iter()
-            .map(|(slot, j)| {
-                let state = match j.state {
-                    JobState::Running => "running",
-                    JobState::Queued if self.returning.contains(&slot) => "aborted, not back",
-                    JobState::Queued => "queued",
-                };
-                (j.id, state)
-            })
-            .collect();
-        left.sort_unstable();
+        let left = self.table.left();
         Err(Conservation {
             at: self.now,
             arrived: c.arrived,
@@ -432,7 +298,7 @@ impl Engine {
     /// them (the first [`KEPT_REJECTIONS`]; [`Counters::rejected`] counts
     /// them all).
     pub fn rejections(&self) -> &[Rejection] {
-        &self.rejections
+        self.seat.rejections()
     }
 
     /// Why the policy stopped the run, and when, if it did: the run ended
@@ -448,14 +314,9 @@ impl Engine {
         self.events.retain(|_| false);
     }
 
-    /// Timeline commands that could not apply, with when and why.
-    pub fn timeline_refused(&self) -> &[(SimTime, String)] {
-        &self.timeline_refused
-    }
-
     /// Jobs in the system now, queued or running.
     pub fn jobs_left(&self) -> u64 {
-        self.jobs.len() as u64
+        self.table.jobs.len() as u64
     }
 
     /// The time of the next event, if any.
@@ -465,7 +326,7 @@ impl Engine {
 
     /// Records of jobs that ended since the last call, in end order.
     pub fn drain_records(&mut self) -> std::vec::Drain<'_, JobRecord> {
-        self.finished.drain(..)
+        self.table.finished.drain(..)
     }
 
     /// Handles the next event. Returns its time, or `None` when there is
@@ -476,7 +337,10 @@ impl Engine {
         }
         let ev = self.events.pop()?;
         debug_assert!(ev.time >= self.now, "time went back");
-        if ev.time > self.now && !self.returning.is_empty() && !self.aborted_for_waiting() {
+        if ev.time > self.now
+            && !self.table.returning.is_empty()
+            && !self.table.aborted_for_waiting()
+        {
             self.return_aborted();
         }
         self.now = ev.time;
@@ -485,78 +349,27 @@ impl Engine {
             EventKind::Completion { job, stamp } => self.complete(job, stamp),
             EventKind::EstimateExpiry { job, stamp } => self.overrun(job, stamp),
             EventKind::Command { index } => {
-                let cmd = self.timeline[index].clone();
+                let cmd = self.commands.planned(index);
                 // Scenario validation has checked timeline commands; one
                 // that still cannot apply (a switch to a policy that could
                 // never run a job then waiting) changes nothing, and says so.
-                match self.execute(&cmd) {
-                    Ok(outcome) => self.timeline_messages.push((self.now, outcome.message)),
-                    Err(e) => {
-                        let message = format!("refused: {e}");
-                        self.timeline_refused.push((self.now, message.clone()));
-                        self.timeline_messages.push((self.now, message));
-                    }
-                }
+                let done = self.execute(&cmd);
+                self.commands.came_due(self.now, done);
             }
             EventKind::Arrival => self.arrive(),
-            EventKind::Wake => self.dirty = true,
+            EventKind::Wake => self.pass.dirty = true,
         }
-        if self.dirty && self.instant_settled() {
-            let refused = self.counters.refused;
-            self.schedule();
-            // A pass refused a decision: it is tried again, unless what
-            // was refused last is the policy's ask for yet another pass.
-            let recheck_refused = matches!(
-                &self.last_refusal,
-                Some((t, Refusal::Recheck { .. })) if *t == self.now
-            );
-            if self.counters.refused > refused && !recheck_refused {
-                self.retry_after_refusal();
-            }
-        }
-        if self.rates_stale && self.instant_settled() {
+        self.decide_if_due();
+        if self.machine.rates_stale && self.instant_settled() {
             self.refresh_rates();
         }
-        if !self.returning.is_empty() && self.events.is_empty() {
+        if !self.table.returning.is_empty() && self.events.is_empty() {
             // Nothing else will happen, so nothing runs: whatever the head
             // waits for, the aborted jobs are back just after this instant.
-            self.aborted_for = None;
+            self.table.aborted_for = None;
             self.events.push(self.now + SimTime(1), EventKind::Wake);
         }
         Some(self.now)
-    }
-
-    /// A pass with a refused decision is asked for again at the same
-    /// instant, up to [`REFUSAL_RETRIES`] times: a job whose start was
-    /// refused would otherwise wait for an unrelated event, and be left
-    /// queued for ever if none came.
-    fn retry_after_refusal(&mut self) {
-        let tries = match self.retried {
-            (t, n) if t == self.now => n,
-            _ => 0,
-        };
-        if tries < REFUSAL_RETRIES && !self.queue.is_empty() {
-            self.retried = (self.now, tries + 1);
-            self.events.push(self.now, EventKind::Wake);
-        }
-    }
-
-    /// Whether the policy's ask to decide again at this instant is taken:
-    /// always after a pass that changed something, and after up to
-    /// [`RECHECK_RETRIES`] passes in a row that changed nothing; after one
-    /// more it is refused, and the clock moves on to the next event.
-    fn recheck_now(&mut self, changed: bool) -> bool {
-        let idle = match self.rechecked {
-            (t, n) if t == self.now && !changed => n,
-            _ => 0,
-        };
-        let idle = idle + u32::from(!changed);
-        if idle > RECHECK_RETRIES {
-            self.refuse(Refusal::Recheck { passes: idle });
-            return false;
-        }
-        self.rechecked = (self.now, idle);
-        true
     }
 
     /// Whether every event of the current instant but commands is handled:
@@ -612,143 +425,41 @@ impl Engine {
         system_view!(self)
     }
 
-    /// A decision point: ask the policy, carry out what it decided, and
-    /// ask again in further rounds while it asks to see its decisions
-    /// done; then add the wake-ups it asked for.
-    fn schedule(&mut self) {
-        self.dirty = false;
-        self.tick_reservations();
-        let mut out = std::mem::take(&mut self.decisions);
-        out.begin_point();
-        // Whether this point aborted, reserved or started anything.
-        let mut changed = false;
-        loop {
-            self.policy.decide(&system_view!(self), &mut out);
-            if let Some(reason) = out.take_failure() {
-                self.stop(reason);
-                break;
-            }
-            let (carried, again) = self.carry_out(&mut out);
-            changed |= carried.starts + carried.aborts + carried.grants > 0;
-            out.set_carried(carried);
-            if !again {
-                break;
-            }
-            if out.round() >= Decisions::MAX_ROUNDS {
-                self.refuse(Refusal::Rounds {
-                    rounds: out.round(),
-                });
-                break;
-            }
-        }
-        if self.failure.is_none() {
-            for &t in out.wakes() {
-                self.wake_for(t, changed);
-            }
-        }
-        self.decisions = out;
-    }
-
-    /// Carries out one round of the policy's decisions, in order; returns
-    /// what was carried out and whether the policy asked again.
-    fn carry_out(&mut self, out: &mut Decisions) -> (Carried, bool) {
-        let mut carried = Carried::default();
-        let mut started = std::mem::take(&mut self.started);
-        started.clear();
-        let (round, again) = out.take_round();
-        for d in round {
-            let done = match &d {
-                Decision::Start(s) => self.start(s).map(|()| {
-                    started.push(s.job);
-                    carried.starts += 1;
-                }),
-                Decision::Abort(a) => self.abort(a).map(|()| carried.aborts += 1),
-                Decision::Resize(r) => self.resize(r).map(|()| carried.resizes += 1),
-                Decision::Reserve(r) => self.grant(r).map(|_| carried.grants += 1),
-            };
-            if let Err(r) = done {
-                carried.refused += 1;
-                self.refuse(r);
-            }
-        }
-        if !started.is_empty() {
-            self.leave_queue(&started);
-        }
-        self.started = started;
-        (carried, again)
-    }
-
-    /// Takes started jobs out of the queue. It is in arrival order, so each
-    /// one's place is a binary search; one pass closes the gaps from the
-    /// first of them on.
-    fn leave_queue(&mut self, started: &[JobKey]) {
-        let jobs = &self.jobs;
-        let queue = &mut self.queue;
-        let mut gone: Vec<usize> = started
-            .iter()
-            .map(|&k| {
-                let arrival = jobs[k.0].arrival;
-                let at = queue.partition_point(|q| jobs[q.0].arrival < arrival);
-                debug_assert_eq!(queue[at], k, "the queue is in arrival order");
-                at
-            })
-            .collect();
-        gone.sort_unstable();
-        queue.remove_sorted(&gone);
-    }
-
-    /// A wake-up the policy asked for: an event at `t` when it is ahead
-    /// (once per time), or another decision point at this instant, which
-    /// [`Engine::recheck_now`] bounds.
-    fn wake_for(&mut self, t: SimTime, changed: bool) {
-        if t > self.now {
-            if self.wake != Some(t) {
-                self.wake = Some(t);
-                self.events.push(t, EventKind::Wake);
-            }
-        } else if self.recheck_now(changed) {
-            self.events.push(self.now, EventKind::Wake);
-        }
-    }
-
-    /// The last decision the engine refused, with its time.
-    pub fn last_refusal(&self) -> Option<&(SimTime, Refusal)> {
-        self.last_refusal.as_ref()
-    }
-
     /// Processor-seconds held so far by the jobs running now (their
     /// current runs): with the ended jobs' records, a run's busy time
     /// when it is cut short.
     pub fn running_held(&self) -> f64 {
-        self.running.iter().map(|k| self.held_this_run(k.0)).sum()
+        self.table
+            .running
+            .iter()
+            .map(|k| self.held_this_run(k.0))
+            .sum()
     }
 
     /// Of [`Engine::running_held`], the processor-seconds the running
     /// jobs' processors computed (see [`crate::model::JobSpec::work`]).
     pub fn running_busy(&self) -> f64 {
-        self.running
+        self.table
+            .running
             .iter()
-            .map(|k| self.held_this_run(k.0) * self.hidden[k.0].busy_share)
+            .map(|k| self.held_this_run(k.0) * self.table.hidden[k.0].busy_share)
             .sum()
     }
 
     /// Free processors per cluster.
     pub fn free_processors(&self) -> &[u32] {
-        &self.free
+        &self.machine.free
     }
 
     /// Whether the job with workload id `id` is queued or running, `None`
     /// when it is not in the system.
     pub fn job_state(&self, id: u64) -> Option<JobState> {
-        self.jobs
-            .iter()
-            .find(|(_, j)| j.id == id)
-            .map(|(_, j)| j.state)
+        self.table.state_of(id)
     }
 
     /// The policy's view of its own state.
     pub fn policy_state(&self) -> PolicyState {
-        self.policy.state(&self.view())
+        self.seat.policy.state(&self.view())
     }
 }
 
@@ -758,11 +469,11 @@ mod tests;
 impl Engine {
     /// The label of `spec`, as the engine's policies name it.
     pub(crate) fn label_of(&self, spec: &PolicySpec) -> String {
-        (self.policies.label)(spec)
+        self.seat.label_of(spec)
     }
 
     /// The label of the policy in force.
     pub fn policy_label(&self) -> String {
-        self.label_of(self.policy.spec())
+        self.seat.label()
     }
 }

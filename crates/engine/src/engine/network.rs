@@ -5,20 +5,21 @@
 //! links and speeds up when it leaves. Platforms without a network never
 //! reach this file: their rates are those set at start.
 
+use super::machine::Machine;
 use super::*;
 use crate::sched::slowdown::{self, Slowdown};
 
 impl Engine {
     /// The links' available bandwidth now, if the platform has a network.
     pub fn link_bandwidth(&self) -> Option<&[f64]> {
-        self.platform.network.as_ref().map(|n| n.abw.as_slice())
+        self.machine.link_bandwidth()
     }
 
     /// What the running jobs ask of each link now (zeros without a network).
     pub fn link_load(&self) -> Vec<f64> {
-        let mut load = vec![0.0; self.platform.clusters.len()];
-        for k in &self.running {
-            let j = &self.jobs[k.0];
+        let mut load = vec![0.0; self.machine.platform.clusters.len()];
+        for k in &self.table.running {
+            let j = &self.table.jobs[k.0];
             slowdown::add_demand(&mut load, j.comm.as_ref(), j.size, &j.assignment);
         }
         load
@@ -27,10 +28,10 @@ impl Engine {
     /// A running job's slowdowns now, on a platform with a network.
     pub fn job_slowdown(&self, key: JobKey) -> Option<Slowdown> {
         let abw = self.link_bandwidth()?;
-        let j = self.jobs.get(key.0)?;
+        let j = self.table.jobs.get(key.0)?;
         let load = self.link_load();
         Some(slowdown::slowdown(
-            &self.platform,
+            &self.machine.platform,
             abw,
             &load,
             j.comm.as_ref(),
@@ -44,13 +45,13 @@ impl Engine {
     /// them; else the slowest cluster's speed.
     pub(super) fn start_rate(&self, key: JobKey, assignment: &Assignment) -> f64 {
         let Some(abw) = self.link_bandwidth() else {
-            return job_rate(&self.platform, assignment);
+            return job_rate(&self.machine.platform, assignment);
         };
-        let j = &self.jobs[key.0];
+        let j = &self.table.jobs[key.0];
         let mut load = self.link_load();
         slowdown::add_demand(&mut load, j.comm.as_ref(), j.size, assignment);
         slowdown::slowdown(
-            &self.platform,
+            &self.machine.platform,
             abw,
             &load,
             j.comm.as_ref(),
@@ -63,18 +64,25 @@ impl Engine {
     /// Sets every running job's rate from the links' load now; a job whose
     /// rate does not change keeps its events.
     pub(super) fn refresh_rates(&mut self) {
-        self.rates_stale = false;
-        let Some(abw) = self.platform.network.as_ref().map(|n| n.abw.clone()) else {
+        self.machine.rates_stale = false;
+        let Some(abw) = self
+            .machine
+            .platform
+            .network
+            .as_ref()
+            .map(|n| n.abw.clone())
+        else {
             return;
         };
         let load = self.link_load();
         let changes: Vec<(JobKey, f64)> = self
+            .table
             .running
             .iter()
             .filter_map(|&k| {
-                let j = &self.jobs[k.0];
+                let j = &self.table.jobs[k.0];
                 let rate = slowdown::slowdown(
-                    &self.platform,
+                    &self.machine.platform,
                     &abw,
                     &load,
                     j.comm.as_ref(),
@@ -90,14 +98,9 @@ impl Engine {
             self.set_rate(k, rate);
         }
     }
+}
 
-    /// Marks the rates for recomputation when the platform has a network.
-    pub(super) fn links_changed(&mut self) {
-        if self.platform.network.is_some() {
-            self.rates_stale = true;
-        }
-    }
-
+impl Machine {
     /// Changes link `link`'s available bandwidth (an operator degrading or
     /// restoring it); the running jobs' rates follow at once.
     pub(super) fn set_link_bandwidth(

@@ -54,28 +54,28 @@ impl<'a> EngineRead<'a> {
     }
 
     pub fn platform(self) -> &'a Platform {
-        &self.e.platform
+        &self.e.machine.platform
     }
 
     /// Free processors per cluster.
     pub fn free(self) -> &'a [u32] {
-        &self.e.free
+        &self.e.machine.free
     }
 
     /// The queued jobs in queue (arrival) order: the first is the head.
     pub fn queue(self) -> &'a [JobKey] {
-        &self.e.queue
+        &self.e.table.queue
     }
 
     /// The running jobs (in no particular order).
     pub fn running(self) -> &'a [JobKey] {
-        &self.e.running
+        &self.e.table.running
     }
 
     /// The public fields of a job in the system (queued or running): what
     /// a policy may know of it.
     pub fn job(self, key: JobKey) -> &'a JobView {
-        &self.e.jobs[key.0]
+        &self.e.table.jobs[key.0]
     }
 
     /// The links' available bandwidth, if the platform has a network.
@@ -114,7 +114,7 @@ impl<'a> EngineRead<'a> {
     /// The policy's plan (planned starts, the head's reservation, windows)
     /// for the queued jobs `rows`, under a backfilling policy.
     pub fn plan_rows(self, rows: &[JobKey]) -> Option<BackfillView> {
-        self.e.policy.plan_rows(&self.e.view(), rows)
+        self.e.seat.policy.plan_rows(&self.e.view(), rows)
     }
 
     /// The rows of the queued jobs `keys`, in that order, each with the

@@ -25,16 +25,103 @@ use crate::sched::{ReservationView, Reserve};
 /// Owner mark of a processor taken by an active reservation.
 pub(super) const RESERVED: u32 = u32::MAX;
 
+/// The reservation book: the advance reservations granted and not over,
+/// and their ids. It knows windows and processors; the engine enforces
+/// them on the jobs and the machine.
+#[derive(Default)]
+pub(super) struct ReservationBook {
+    /// Granted and not over, in grant order.
+    list: Vec<ReservationView>,
+    /// The last id given out (0: none yet).
+    last_id: u64,
+}
+
+impl ReservationBook {
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The reservations in grant order.
+    pub(super) fn views(&self) -> &[ReservationView] {
+        &self.list
+    }
+
+    /// The reservation holding job `id`, if any.
+    pub(super) fn holder(&self, id: u64) -> Option<&ReservationView> {
+        if self.list.is_empty() {
+            return None;
+        }
+        self.list.iter().find(|r| r.holds(id))
+    }
+
+    /// A reservation of processor `p` of cluster `c` whose window meets
+    /// [`start`, `finish`).
+    fn overlapping(
+        &self,
+        c: ClusterIdx,
+        p: u32,
+        start: SimTime,
+        finish: SimTime,
+    ) -> Option<&ReservationView> {
+        self.list.iter().find(|o| {
+            o.cluster == c && o.processors.contains(&p) && o.start < finish && start < o.finish
+        })
+    }
+
+    /// The first reservation other than one holding job `id` that
+    /// reserves processor `p` of cluster `c` at some time in [`from`, `to`).
+    pub(super) fn blocking(
+        &self,
+        id: u64,
+        c: ClusterIdx,
+        p: u32,
+        from: SimTime,
+        to: SimTime,
+    ) -> Option<&ReservationView> {
+        blocking(&self.list, id, c, p, from, to)
+    }
+
+    /// Books a checked request under a new id, not active yet.
+    fn book(&mut self, r: &Reserve) -> u64 {
+        self.last_id += 1;
+        let id = self.last_id;
+        self.list.push(ReservationView {
+            id,
+            cluster: r.cluster,
+            processors: r.processors.clone(),
+            start: r.start,
+            finish: r.finish,
+            holds: r.holds.clone(),
+            active: false,
+        });
+        id
+    }
+
+    /// Takes out a reservation whose window is over at `now`, if any.
+    fn take_over(&mut self, now: SimTime) -> Option<ReservationView> {
+        let i = self.list.iter().position(|r| r.finish <= now)?;
+        Some(self.list.remove(i))
+    }
+
+    /// Makes active the first reservation whose window has begun at `now`
+    /// and is not active yet; returns its cluster, processors and id.
+    fn begin_due(&mut self, now: SimTime) -> Option<(usize, Vec<u32>, u64)> {
+        let r = self.list.iter_mut().find(|r| !r.active && r.start <= now)?;
+        r.active = true;
+        Some((r.cluster as usize, r.processors.clone(), r.id))
+    }
+}
+
 impl Engine {
     /// The advance reservations granted and not over, in grant order.
     pub fn reservations(&self) -> &[ReservationView] {
-        &self.reservations
+        self.book.views()
     }
 
     /// Grants a policy's reservation request, or says why not.
     pub(super) fn grant(&mut self, r: &Reserve) -> Result<u64, Refusal> {
         let refuse = |why: String| Err(Refusal::Reservation(why));
-        let Some(cs) = self.clusters.get(r.cluster as usize) else {
+        let Some(cs) = self.machine.clusters.get(r.cluster as usize) else {
             return refuse(format!("no cluster {}", r.cluster));
         };
         if r.processors.is_empty() {
@@ -53,12 +140,7 @@ impl Engine {
                     r.cluster
                 ));
             }
-            if let Some(o) = self.reservations.iter().find(|o| {
-                o.cluster == r.cluster
-                    && o.processors.contains(&p)
-                    && o.start < r.finish
-                    && r.start < o.finish
-            }) {
+            if let Some(o) = self.book.overlapping(r.cluster, p, r.start, r.finish) {
                 return refuse(format!(
                     "processor {p} of cluster {} is in reservation {} over [{}, {})",
                     r.cluster, o.id, o.start, o.finish
@@ -66,7 +148,7 @@ impl Engine {
             }
             let owner = cs.owner[p as usize];
             if owner != 0 && owner != RESERVED {
-                let job = &self.jobs[owner as usize - 1];
+                let job = &self.table.jobs[owner as usize - 1];
                 if job.estimated_end > r.start && !r.holds.contains(&job.id) {
                     return refuse(format!(
                         "processor {p} of cluster {} runs job {} until {} (estimated)",
@@ -76,21 +158,11 @@ impl Engine {
             }
         }
         for &id in &r.holds {
-            if let Some(o) = self.reservations.iter().find(|o| o.holds(id)) {
+            if let Some(o) = self.book.holder(id) {
                 return refuse(format!("job {id} is held by reservation {} already", o.id));
             }
         }
-        self.next_reservation += 1;
-        let id = self.next_reservation;
-        self.reservations.push(ReservationView {
-            id,
-            cluster: r.cluster,
-            processors: r.processors.clone(),
-            start: r.start,
-            finish: r.finish,
-            holds: r.holds.clone(),
-            active: false,
-        });
+        let id = self.book.book(r);
         if r.start > self.now {
             self.events.push(r.start, EventKind::Wake);
         }
@@ -101,72 +173,46 @@ impl Engine {
 
     /// Begins the windows that are due and ends those that are over.
     pub(super) fn tick_reservations(&mut self) {
-        if self.reservations.is_empty() {
+        if self.book.is_empty() {
             return;
         }
         let now = self.now;
         // Ends first: a processor may pass from one window to the next.
-        while let Some(i) = self.reservations.iter().position(|r| r.finish <= now) {
-            let r = self.reservations.remove(i);
+        while let Some(r) = self.book.take_over(now) {
             let inside: Vec<usize> = self
+                .table
                 .running
                 .iter()
                 .map(|k| k.0)
-                .filter(|&s| self.hidden[s].held == Some(r.id))
+                .filter(|&s| self.table.hidden[s].held == Some(r.id))
                 .collect();
             for slot in inside {
                 self.finish(slot, true);
             }
             if r.active {
-                let cs = &mut self.clusters[r.cluster as usize];
-                for &p in &r.processors {
-                    debug_assert_eq!(cs.owner[p as usize], RESERVED);
-                    cs.owner[p as usize] = 0;
-                }
-                cs.free += r.processors.len() as u32;
-                self.free[r.cluster as usize] += r.processors.len() as u32;
+                self.machine.unreserve(r.cluster as usize, &r.processors);
             }
-            self.dirty = true;
+            self.pass.dirty = true;
         }
-        for i in 0..self.reservations.len() {
-            let r = &self.reservations[i];
-            if r.active || r.start > now {
-                continue;
-            }
-            let (c, procs, id) = (r.cluster as usize, r.processors.clone(), r.id);
+        while let Some((c, procs, id)) = self.book.begin_due(now) {
             for &p in &procs {
-                let owner = self.clusters[c].owner[p as usize];
+                let owner = self.machine.owner(c, p);
                 if owner != 0 && owner != RESERVED {
                     // Still running past its estimate: the window wins.
                     self.finish(owner as usize - 1, true);
                 }
             }
-            let cs = &mut self.clusters[c];
-            for &p in &procs {
-                debug_assert_eq!(cs.owner[p as usize], 0, "reservation {id} over a job");
-                cs.owner[p as usize] = RESERVED;
-            }
-            cs.free -= procs.len() as u32;
-            self.free[c] -= procs.len() as u32;
-            self.reservations[i].active = true;
-            self.dirty = true;
+            self.machine.reserve(c, &procs, id);
+            self.pass.dirty = true;
         }
-    }
-
-    /// The reservation holding job `id`, if any.
-    fn holder(&self, id: u64) -> Option<&ReservationView> {
-        if self.reservations.is_empty() {
-            return None;
-        }
-        self.reservations.iter().find(|r| r.holds(id))
     }
 
     /// Checks a start against the reservations: `Some(id)` when the job
     /// starts inside reservation `id`, `None` when it starts outside every
     /// reservation (and its processors are to be checked as usual).
     pub(super) fn check_reserved_start(&self, d: &Start) -> Result<Option<u64>, Refusal> {
-        let job = &self.jobs[d.job.0];
-        let Some(r) = self.holder(job.id) else {
+        let job = &self.table.jobs[d.job.0];
+        let Some(r) = self.book.holder(job.id) else {
             return Ok(None);
         };
         let outside = Err(Refusal::OutsideReservation {
@@ -181,9 +227,10 @@ impl Engine {
         let Some(named) = named else {
             return outside;
         };
-        let end = self
-            .now
-            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        let end = self.now.saturating_add(span(
+            job.estimate,
+            job_rate(&self.machine.platform, &d.assignment),
+        ));
         if c != r.cluster
             || w == 0
             || w > wanted
@@ -204,18 +251,19 @@ impl Engine {
     /// the start would take inside a window (named ones), or too few
     /// unreserved free processors for the engine's own pick.
     pub(super) fn check_unreserved(&self, d: &Start) -> Result<(), Refusal> {
-        if self.reservations.is_empty() {
+        if self.book.is_empty() {
             return Ok(());
         }
-        let job = &self.jobs[d.job.0];
-        let end = self
-            .now
-            .saturating_add(span(job.estimate, job_rate(&self.platform, &d.assignment)));
+        let job = &self.table.jobs[d.job.0];
+        let end = self.now.saturating_add(span(
+            job.estimate,
+            job_rate(&self.machine.platform, &d.assignment),
+        ));
         for (i, &(c, w)) in d.assignment.iter().enumerate() {
             match d.processors.as_ref().and_then(|ps| ps.get(i)) {
                 Some(named) => {
                     for &p in named {
-                        if let Some(r) = blocking(&self.reservations, job.id, c, p, self.now, end) {
+                        if let Some(r) = self.book.blocking(job.id, c, p, self.now, end) {
                             return Err(Refusal::Reserved {
                                 job: job.id,
                                 cluster: c,
@@ -250,13 +298,9 @@ impl Engine {
         end: SimTime,
     ) -> impl Iterator<Item = u32> + '_ {
         let now = self.now;
-        self.clusters[c as usize]
-            .owner
-            .iter()
-            .enumerate()
-            .filter(|&(_, &o)| o == 0)
-            .map(|(p, _)| p as u32)
-            .filter(move |&p| blocking(&self.reservations, id, c, p, now, end).is_none())
+        self.machine
+            .free_of(c)
+            .filter(move |&p| self.book.blocking(id, c, p, now, end).is_none())
     }
 }
 
@@ -267,10 +311,11 @@ impl Engine {
     /// The running jobs by workload id with the processors they run on
     /// (cluster, indices), for checks and the console.
     pub fn running_processors(&self) -> Vec<(u64, RunsOn)> {
-        self.running
+        self.table
+            .running
             .iter()
             .map(|k| {
-                let j = &self.jobs[k.0];
+                let j = &self.table.jobs[k.0];
                 let on = j
                     .assignment
                     .iter()

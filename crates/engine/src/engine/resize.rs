@@ -60,12 +60,12 @@ impl Engine {
     /// `processes` (its current size when the policy names none) on `held`
     /// processors; returns the fold rate (1 for a rigid job).
     pub(super) fn mold_start(&mut self, slot: usize, processes: Option<u32>, held: u32) -> f64 {
-        let job = &mut self.jobs[slot];
+        let job = &mut self.table.jobs[slot];
         let Some(app) = job.app.clone() else {
             return 1.0;
         };
         let p = processes.unwrap_or(job.size);
-        let h = &mut self.hidden[slot];
+        let h = &mut self.table.hidden[slot];
         job.size = p;
         job.estimate = app.time_at(h.seq_estimate, p);
         job.folds = 0;
@@ -77,7 +77,7 @@ impl Engine {
     /// The rate a running job's folding leaves it: 1 unless it is a
     /// moldable job holding fewer processors than it has processes.
     pub(super) fn fold_factor(&self, slot: usize) -> f64 {
-        let job = &self.jobs[slot];
+        let job = &self.table.jobs[slot];
         match &job.app {
             Some(app) => fold_rate(job.size, job.held(), app.fold_overhead),
             None => 1.0,
@@ -90,15 +90,13 @@ impl Engine {
     fn placement_rate(&self, slot: usize) -> f64 {
         match self.job_slowdown(JobKey(slot)) {
             Some(sd) => sd.rate(),
-            None => job_rate(&self.platform, &self.jobs[slot].assignment),
+            None => job_rate(&self.machine.platform, &self.table.jobs[slot].assignment),
         }
     }
 
     /// Processor-seconds the job's current run has held up to now.
     pub(super) fn held_this_run(&self, slot: usize) -> f64 {
-        let job = &self.jobs[slot];
-        let h = &self.hidden[slot];
-        h.held_run + job.held() as f64 * (self.now - h.held_since).as_secs_f64()
+        self.table.held_this_run(slot, self.now)
     }
 
     /// An abort: the work done in this run is counted as lost and a
@@ -106,8 +104,8 @@ impl Engine {
     /// largest size, to be sized afresh.
     pub(super) fn lose_work(&mut self, slot: usize) {
         let now = self.now;
-        let job = &mut self.jobs[slot];
-        let h = &mut self.hidden[slot];
+        let job = &mut self.table.jobs[slot];
+        let h = &mut self.table.hidden[slot];
         let total = match &job.app {
             Some(app) => app.time_at(h.runtime, job.size).0 as f64,
             None => h.runtime.0 as f64,
@@ -124,7 +122,7 @@ impl Engine {
 
     /// The moldable part of a job's record, before its processors go back.
     pub(super) fn mold_record(&self, slot: usize, this_run: f64) -> Option<MoldRecord> {
-        let job = &self.jobs[slot];
+        let job = &self.table.jobs[slot];
         let app = job.app.as_ref()?;
         let secs = (self.now - job.start).as_secs_f64();
         Some(MoldRecord {
@@ -138,14 +136,19 @@ impl Engine {
             },
             folds: job.folds,
             expands: job.expands,
-            work_lost: self.hidden[slot].work_lost,
+            work_lost: self.table.hidden[slot].work_lost,
         })
     }
 
     /// Checks a resize and returns the job's new processor set.
     fn check_resize(&self, r: &Resize) -> Result<Vec<u32>, Refusal> {
         let slot = r.job.0;
-        let Some(job) = self.jobs.get(slot).filter(|j| j.state == JobState::Running) else {
+        let Some(job) = self
+            .table
+            .jobs
+            .get(slot)
+            .filter(|j| j.state == JobState::Running)
+        else {
             return Err(Refusal::NotRunning(slot));
         };
         let Some(app) = &job.app else {
@@ -164,7 +167,7 @@ impl Engine {
             });
         }
         let c = job.assignment[0].0;
-        let cs = &self.clusters[c as usize];
+        let cs = &self.machine.clusters[c as usize];
         let owner = slot as u32 + 1;
         let held = &job.processors[0];
         if let Some(chosen) = &r.chosen {
@@ -207,14 +210,7 @@ impl Engine {
             });
         }
         let mut set = held.clone();
-        set.extend(
-            cs.owner
-                .iter()
-                .enumerate()
-                .filter(|&(_, &o)| o == 0)
-                .map(|(p, _)| p as u32)
-                .take(more as usize),
-        );
+        set.extend(self.machine.free_of(c).take(more as usize));
         set.sort_unstable();
         Ok(set)
     }
@@ -224,32 +220,27 @@ impl Engine {
         let set = self.check_resize(r)?;
         let slot = r.job.0;
         let now = self.now;
-        let before = self.jobs[slot].held();
+        let before = self.table.jobs[slot].held();
         let after = set.len() as u32;
         // Close the processor-seconds segment at the old width.
-        let seg = before as f64 * (now - self.hidden[slot].held_since).as_secs_f64();
-        self.hidden[slot].held_run += seg;
-        self.hidden[slot].held_since = now;
-        let owner = slot as u32 + 1;
-        let job = &mut self.jobs[slot];
+        let seg = before as f64 * (now - self.table.hidden[slot].held_since).as_secs_f64();
+        self.table.hidden[slot].held_run += seg;
+        self.table.hidden[slot].held_since = now;
+        let job = &mut self.table.jobs[slot];
         let c = job.assignment[0].0 as usize;
-        let cs = &mut self.clusters[c];
-        for &p in &job.processors[0] {
-            cs.owner[p as usize] = 0;
-        }
-        for &p in &set {
-            cs.owner[p as usize] = owner;
-        }
-        cs.free = cs.free + before - after;
-        self.free[c] = self.free[c] + before - after;
+        self.machine
+            .move_job(c, slot, (&job.processors[0], before), &set);
         job.assignment[0].1 = after;
         job.processors[0] = set;
         let placed = Placement {
             from: now,
-            processors: self.numbered(&self.jobs[slot].assignment, &self.jobs[slot].processors),
+            processors: self.machine.numbered(
+                &self.table.jobs[slot].assignment,
+                &self.table.jobs[slot].processors,
+            ),
         };
-        self.hidden[slot].placements.push(placed);
-        let job = &mut self.jobs[slot];
+        self.table.hidden[slot].placements.push(placed);
+        let job = &mut self.table.jobs[slot];
         if after < before {
             job.folds += 1;
             self.counters.folded += 1;
@@ -258,15 +249,15 @@ impl Engine {
             self.counters.expanded += 1;
         }
         let old = job.rate;
-        self.links_changed();
+        self.machine.links_changed();
         let new = running_rate(self.placement_rate(slot), self.fold_factor(slot));
-        let job = &mut self.jobs[slot];
+        let job = &mut self.table.jobs[slot];
         if job.estimated_end > now && new != old {
             let left = (job.estimated_end - now).0 as f64 * old / new;
             job.estimated_end = now.saturating_add(SimTime(left.ceil() as i64));
         }
         self.set_rate(r.job, new);
-        self.dirty = true;
+        self.pass.dirty = true;
         Ok(())
     }
 }

@@ -179,7 +179,7 @@ fn engine_at(speed: f64, jobs: Vec<JobSpec>, script: Vec<(i64, Act)>) -> Engine 
         }),
     )
     .unwrap();
-    e.policy = Box::new(Scripted { spec, script });
+    e.seat.policy = Box::new(Scripted { spec, script });
     // The script's times are decision points.
     for t in times {
         e.events.push(secs(t), EventKind::Wake);

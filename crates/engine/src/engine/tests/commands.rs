@@ -55,21 +55,10 @@ fn commands_switch_policy_and_inject() {
     assert_eq!((start(4), start(5)), (5, 5));
 }
 
-/// Every injected job the engine cannot run is refused with its reason,
-/// and nothing is queued: a command log or timeline edited by hand reaches
-/// the engine without the console form's checks.
-#[test]
-fn bad_injected_jobs_are_refused_with_their_reason() {
-    let mut e = jumping_under_fcfs();
-    let good = InjectJob {
-        size: 2,
-        runtime: 1.0,
-        estimate: None,
-        components: None,
-        count: 1,
-        site: None,
-    };
-    let bad = [
+/// Jobs that are not jobs at all, each changed from `good` in one way,
+/// with what the refusal says.
+fn bad_jobs(good: &InjectJob) -> Vec<(InjectJob, &'static str)> {
+    vec![
         (
             InjectJob {
                 size: 0,
@@ -140,7 +129,24 @@ fn bad_injected_jobs_are_refused_with_their_reason() {
             },
             "one-task local job",
         ),
-    ];
+    ]
+}
+
+/// Every injected job the engine cannot run is refused with its reason,
+/// and nothing is queued: a command log or timeline edited by hand reaches
+/// the engine without the console form's checks.
+#[test]
+fn bad_injected_jobs_are_refused_with_their_reason() {
+    let mut e = jumping_under_fcfs();
+    let good = InjectJob {
+        size: 2,
+        runtime: 1.0,
+        estimate: None,
+        components: None,
+        count: 1,
+        site: None,
+    };
+    let bad = bad_jobs(&good);
     for (job, reason) in bad {
         let err = e
             .apply(Command::InjectJobs {

@@ -171,8 +171,8 @@ fn a_held_job_starts_inside_its_window_only() {
     let mut e = fcfs_at_5(2, 8, vec![job(1, 0, 2, 20), job(2, 6, 2, 5)]);
     assert_eq!(e.grant(&ask(&[2, 3, 4, 5], 10, 30, &[2])), Ok(1));
     e.step_until(secs(6));
-    assert_eq!(e.queue.len(), 1);
-    let held = e.queue[0];
+    assert_eq!(e.table.queue.len(), 1);
+    let held = e.table.queue[0];
     let start = |assignment: Vec<(u16, u32)>, procs: Option<Vec<Vec<u32>>>| Start {
         job: held,
         assignment,

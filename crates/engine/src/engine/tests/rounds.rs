@@ -65,7 +65,7 @@ fn run(greedy: bool) -> (Engine, Vec<(u32, usize, Carried)>) {
     )
     .unwrap();
     let seen = Seen::default();
-    e.policy = Box::new(OneARound {
+    e.seat.policy = Box::new(OneARound {
         spec: PolicySpec::fcfs(),
         greedy,
         seen: seen.clone(),
