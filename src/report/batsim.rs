@@ -58,23 +58,7 @@ pub fn secs6(t: SimTime) -> String {
 }
 
 /// Processor numbers as Batsim writes interval sets: `0-3 8 10-11`.
-pub fn intervals(ids: &[u32]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < ids.len() {
-        let mut j = i;
-        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            ids[i].to_string()
-        } else {
-            format!("{}-{}", ids[i], ids[j])
-        });
-        i = j + 1;
-    }
-    out.join(" ")
-}
+pub use schedscope_batsim::wire::format_set as intervals;
 
 /// A run time as a profile name: whole seconds without decimals.
 fn profile(runtime: SimTime) -> String {

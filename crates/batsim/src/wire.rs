@@ -56,11 +56,9 @@ impl Numbering {
     }
 }
 
-/// Resource numbers written as an interval set, `"0-3 5 7-8"`.
+/// Resource numbers, in order and each once, written as an interval set:
+/// `"0-3 5 7-8"`.
 pub fn format_set(ids: &[u32]) -> String {
-    let mut ids = ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < ids.len() {
