@@ -166,6 +166,14 @@ fn scenario_with(dir: &Path, workload: &Path, processors: u32, estimates: &str) 
     p
 }
 
+/// The scenario of a small workload (Batsim's JSON, `json`) on
+/// `processors` machines, both written in `dir`.
+fn small(dir: &Path, json: &str, processors: u32) -> PathBuf {
+    let workload = dir.join("w.json");
+    std::fs::write(&workload, json).unwrap();
+    scenario(dir, &workload, processors)
+}
+
 /// Every job of the workload ran exactly once, for its own run time.
 fn every_job_once(jobs: &[HashMap<String, String>], workload: &Path) {
     let w: serde_json::Value =
@@ -387,16 +395,14 @@ fn decisions_take_effect_at_their_timestamps() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let workload = dir.path().join("w.json");
-    std::fs::write(
-        &workload,
+    let sc = small(
+        dir.path(),
         r#"{"nb_res": 4, "jobs": [
             {"id": 1, "subtime": 10, "res": 2, "walltime": 100, "profile": "d5"},
             {"id": 2, "subtime": 11, "res": 2, "walltime": 100, "profile": "d5"}],
            "profiles": {"d5": {"type": "delay", "delay": 5}}}"#,
-    )
-    .unwrap();
-    let sc = scenario(dir.path(), &workload, 4);
+        4,
+    );
     let port = port();
     let body = "    later = msg['now'] + 2.5 if msg['events'][0]['type'] != 'SIMULATION_BEGINS' else msg['now']\n\
                 \x20   ev = [{'timestamp': later, 'type': 'EXECUTE_JOB', 'data': {'job_id': e['data']['job_id'], 'alloc': '0-1' if e['data']['job_id'].endswith('!1') else '2-3'}} for e in msg['events'] if e['type'] == 'JOB_SUBMITTED']\n\
@@ -418,14 +424,12 @@ fn decisions_take_effect_at_their_timestamps() {
 fn the_console_says_why_the_run_stopped() {
     schedscope_batsim::register();
     let dir = tempfile::tempdir().unwrap();
-    let workload = dir.path().join("w.json");
-    std::fs::write(
-        &workload,
+    let sc = small(
+        dir.path(),
         r#"{"nb_res": 4, "jobs": [{"id": 1, "subtime": 1, "res": 2, "walltime": 9, "profile": "d"}],
            "profiles": {"d": {"type": "delay", "delay": 5}}}"#,
-    )
-    .unwrap();
-    let sc = scenario(dir.path(), &workload, 4);
+        4,
+    );
     let sets = [
         format!("policy.params.endpoint=\"tcp://127.0.0.1:{}\"", port()),
         "policy.params.timeout=0.2".to_string(),
@@ -583,16 +587,14 @@ fn kill_job_kills_and_is_reported_as_killed() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let workload = dir.path().join("w.json");
-    std::fs::write(
-        &workload,
+    let sc = small(
+        dir.path(),
         r#"{"nb_res": 2, "jobs": [
             {"id": 1, "subtime": 1, "res": 2, "walltime": 100, "profile": "d50"},
             {"id": 2, "subtime": 5, "res": 2, "walltime": 100, "profile": "d50"}],
            "profiles": {"d50": {"type": "delay", "delay": 50}}}"#,
-    )
-    .unwrap();
-    let sc = scenario(dir.path(), &workload, 2);
+        2,
+    );
     let port = port();
     // Starts each job when told of it and there is room; kills job 1 when
     // job 2 arrives; any JOB_COMPLETED of job 1 breaks the protocol.
@@ -761,9 +763,8 @@ fn easy_backfill_takes_consecutive_machines_only() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let workload = dir.path().join("w.json");
-    std::fs::write(
-        &workload,
+    let sc = small(
+        dir.path(),
         r#"{"nb_res": 4, "jobs": [
             {"id": 1, "subtime": 3, "res": 1, "walltime": 5, "profile": "d5"},
             {"id": 2, "subtime": 3, "res": 1, "walltime": 50, "profile": "d50"},
@@ -772,9 +773,8 @@ fn easy_backfill_takes_consecutive_machines_only() {
             {"id": 5, "subtime": 5, "res": 2, "walltime": 5, "profile": "d5"}],
            "profiles": {"d5": {"type": "delay", "delay": 5}, "d10": {"type": "delay", "delay": 10},
                         "d50": {"type": "delay", "delay": 50}}}"#,
-    )
-    .unwrap();
-    let sc = scenario(dir.path(), &workload, 4);
+        4,
+    );
     let starts = |o: &Output| -> HashMap<String, f64> {
         assert!(o.status.success(), "{}", stderr(o));
         rows(&String::from_utf8_lossy(&o.stdout))
