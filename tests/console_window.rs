@@ -152,9 +152,21 @@ fn scrolling_far_down_asks_for_the_rows_there_and_draws_them() {
         "the last row is carried"
     );
     assert!(snap.engine.queue.window().len() < 1_000);
+    let last = snap.engine.queue.get(n - 1).unwrap().id;
+    // The selected row is carried now: the console asks for the policy's
+    // reason for it, the same rows kept.
+    let window = app.asked.0;
+    let effects = app.update(Msg::Snapshot(snap.clone()));
+    assert_eq!(
+        follow(&mut s, effects),
+        1,
+        "the reason for the job selected"
+    );
+    assert_eq!(app.asked, (window, None, Some(last)));
+    let snap = Arc::new(s.snapshot());
+    assert_eq!(snap.why.as_ref().map(|(id, _)| *id), Some(last));
     let effects = app.update(Msg::Snapshot(snap.clone()));
     assert_eq!(follow(&mut s, effects), 0, "nothing more to ask");
-    let last = snap.engine.queue.get(n - 1).unwrap().id;
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
     terminal
         .draw(|f| {
@@ -180,10 +192,15 @@ fn scrolling_far_down_asks_for_the_rows_there_and_draws_them() {
         "last job {last} drawn:\n{}",
         lines.join("\n")
     );
-    // A few rows up stays within what is carried: no new request.
+    // A few rows up stays within what is carried: the same rows, only
+    // the reason asked for is the new selection's.
+    let window = app.asked.0;
     for _ in 0..20 {
         let effects = app.update(key(KeyCode::Up));
-        assert_eq!(follow(&mut s, effects), 0);
+        assert!(follow(&mut s, effects) <= 1);
+        assert_eq!(app.asked.0, window, "no other rows asked for");
+        let selected = snap.engine.queue.get(app.selected).map(|r| r.id);
+        assert_eq!(app.asked.2, selected);
     }
     // Home: back to the head.
     let effects = app.update(key(KeyCode::Home));

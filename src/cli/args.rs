@@ -66,6 +66,11 @@ pub enum Command {
         /// (the folder must be new, empty or hold an earlier result).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Say why job JOB waits at simulated second TIME, by the policy's
+        /// rule (after the events up to TIME), instead of the report;
+        /// repeat for more. The first replication's run.
+        #[arg(long = "explain", value_name = "JOB@TIME", value_parser = parse_explain)]
+        explain: Vec<(u64, f64)>,
     },
     /// Run the cross product of varied keys and print one row per point.
     Sweep(Box<SweepArgs>),
@@ -354,4 +359,18 @@ pub(super) fn parse_replications(s: &str) -> Result<Replications, String> {
             "expected a whole number at least 1 or \"auto\", found \"{s}\""
         )),
     }
+}
+
+/// `JOB@TIME`: a job id and a simulated time in seconds.
+pub(super) fn parse_explain(s: &str) -> Result<(u64, f64), String> {
+    let bad = || format!("expected JOB@TIME, a job id and seconds such as 12@300, found \"{s}\"");
+    let (job, at) = s.split_once('@').ok_or_else(bad)?;
+    let job = job.trim().parse::<u64>().map_err(|_| bad())?;
+    let at = at.trim().parse::<f64>().map_err(|_| bad())?;
+    if !at.is_finite() || !(0.0..=1e12).contains(&at) {
+        return Err(format!(
+            "the time in \"{s}\" must be seconds from 0 to 1e12"
+        ));
+    }
+    Ok((job, at))
 }

@@ -41,6 +41,7 @@ macro_rules! outln {
 }
 
 mod args;
+pub mod explain;
 mod progress;
 mod sweeps;
 pub mod taskgraph;
@@ -213,8 +214,31 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             seed,
             format,
             out,
+            explain,
         }) => {
             let sc = Scenario::load_with(&scenario, &sets)?;
+            if !explain.is_empty() {
+                if out.is_some() {
+                    return Err(Failure::BadInput(
+                        "--explain prints its answers and writes no folder: drop --out".into(),
+                    ));
+                }
+                let said = self::explain::explain(&sc, seed.unwrap_or(sc.seed()), &explain)?;
+                return match format {
+                    Format::Table => out!("{}", self::explain::lines(&said)),
+                    Format::Json => outln!(
+                        "{}",
+                        serde_json::to_string_pretty(&said).expect("plain data")
+                    ),
+                    Format::Csv => {
+                        let mut w = csv::Writer::from_writer(std::io::stdout().lock());
+                        for s in &said {
+                            w.serialize(s).map_err(|e| Failure::from_stdout(e.into()))?;
+                        }
+                        w.flush().map_err(Failure::from_stdout)
+                    }
+                };
+            }
             // The folder is checked, and its staging folder made, before
             // the simulation: a bad --out costs no run.
             let out = match &out {

@@ -173,7 +173,7 @@ pub struct App {
     pub link_steps: Vec<usize>,
     /// The queue rows and the job the driver was last asked to carry in
     /// its snapshots (see [`Request::View`]).
-    pub asked: (QueueWindow, Option<u64>),
+    pub asked: (QueueWindow, Option<u64>, Option<u64>),
 }
 
 /// Queue rows either side of the selection the console asks snapshots to
@@ -189,6 +189,7 @@ impl App {
         let last_inject = InjectForm::for_rules(&snapshot.fit);
         let start_abw: Vec<f64> = snapshot.engine.links.iter().map(|l| l.capacity).collect();
         let link_steps = vec![0; start_abw.len()];
+        let head = snapshot.engine.queue.first().map(|r| r.id);
         App {
             snapshot,
             focus: Pane::Queue,
@@ -205,7 +206,7 @@ impl App {
             link: 0,
             start_abw,
             link_steps,
-            asked: (DEFAULT_WINDOW, None),
+            asked: (DEFAULT_WINDOW, None, head),
         }
     }
 
@@ -254,10 +255,13 @@ impl App {
             Overlay::Detail(d) => Some(d.id),
             _ => None,
         };
-        let (window, watched) = self.asked;
+        // The reason shown is for the job whose detail is open, else for
+        // the queued job selected.
+        let explain = job.or_else(|| self.snapshot.engine.queue.get(self.selected).map(|r| r.id));
+        let (window, watched, explained) = self.asked;
         let need_from = self.selected.saturating_sub(WINDOW_NEED);
         let covered = window.covers(need_from, self.selected + WINDOW_NEED - need_from);
-        if covered && watched == job {
+        if covered && watched == job && explained == explain {
             return None;
         }
         let queue = if covered {
@@ -265,8 +269,12 @@ impl App {
         } else {
             QueueWindow::around(self.selected, WINDOW_MARGIN)
         };
-        self.asked = (queue, job);
-        Some(Effect::Send(Request::View { queue, job }))
+        self.asked = (queue, job, explain);
+        Some(Effect::Send(Request::View {
+            queue,
+            job,
+            explain,
+        }))
     }
 
     fn apply(&mut self, msg: Msg) -> Vec<Effect> {
@@ -707,6 +715,7 @@ mod tests {
                 send(Request::View {
                     queue: DEFAULT_WINDOW,
                     job: Some(20),
+                    explain: Some(20),
                 }),
             ),
         ];

@@ -231,6 +231,7 @@ pub fn snapshot() -> Snapshot {
         recent,
         version: 1,
         twin: None,
+        why: None,
     }
 }
 

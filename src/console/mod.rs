@@ -79,8 +79,15 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     tracing::info!(scenario = session.scenario().name(), "console opens");
 
     let first = Arc::new(session.snapshot());
-    let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let mut app = App::new(first);
+    // The driver carries what the console starts by drawing.
+    let (queue, job, explain) = app.asked;
+    session.handle(session::Request::View {
+        queue,
+        job,
+        explain,
+    });
+    let mut driver = Driver::spawn(session).context("cannot start the engine thread")?;
     let color = color_wanted();
     // SIGINT, SIGTERM and SIGHUP close the console as `q` does, the
     // terminal given back first; a second one ends the process at once.

@@ -10,6 +10,7 @@ use crate::engine::{Command, Engine, EngineSnapshot};
 use crate::metrics::Metrics;
 use crate::model::{JobRecord, SimTime};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::sched::Explanation;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,9 @@ pub enum Request {
     View {
         queue: QueueWindow,
         job: Option<u64>,
+        /// The queued job whose policy's reason the console shows (the
+        /// one selected, or whose detail is open).
+        explain: Option<u64>,
     },
 }
 
@@ -87,6 +91,11 @@ pub struct Session {
     window: QueueWindow,
     /// The job whose detail the console shows.
     watched: Option<u64>,
+    /// The queued job whose reason snapshots carry, and the last reason
+    /// found (with the events count it was found at: it is found again
+    /// only when something happened).
+    explained: Option<u64>,
+    why: Option<(u64, u64, Option<Explanation>)>,
 }
 
 impl Session {
@@ -129,6 +138,8 @@ impl Session {
             policies,
             window: DEFAULT_WINDOW,
             watched: None,
+            explained: None,
+            why: None,
         })
     }
 
@@ -351,11 +362,20 @@ impl Session {
 
     pub fn handle(&mut self, request: Request) {
         let message = match request {
-            Request::View { queue, job } => {
+            Request::View {
+                queue,
+                job,
+                explain,
+            } => {
                 self.window = queue;
                 self.watched = job;
+                self.explained = explain;
                 if let Some(t) = &mut self.twin {
-                    t.handle(Request::View { queue, job });
+                    t.handle(Request::View {
+                        queue,
+                        job,
+                        explain,
+                    });
                 }
                 return;
             }
@@ -541,10 +561,34 @@ impl Session {
         Err(std::io::Error::other("no free file name"))
     }
 
+    /// Why the job the console asked about waits, by the policy in
+    /// force: found again only when an event was handled since.
+    fn why(&mut self) -> Option<(u64, Explanation)> {
+        let id = self.explained?;
+        let events = self.engine.counters().events;
+        let fresh = matches!(&self.why, Some((i, n, _)) if *i == id && *n == events);
+        if !fresh {
+            let read = self.engine.read();
+            let e = read.key_of(id).and_then(|k| read.explain(k));
+            self.why = Some((id, events, e));
+        }
+        let (_, _, e) = self.why.as_ref()?;
+        e.clone().map(|e| (id, e))
+    }
+
+    /// Why job `id` waits now, by the policy in force (`None` unless it
+    /// is queued): what `schedscope run --explain` prints.
+    pub fn explain(&self, id: u64) -> Option<Explanation> {
+        let read = self.engine.read();
+        read.key_of(id).and_then(|k| read.explain(k))
+    }
+
     /// The immutable picture panes draw from.
     pub fn snapshot(&mut self) -> Snapshot {
         self.version += 1;
+        let why = self.why();
         Snapshot {
+            why,
             engine: projection::project(self.engine.read(), self.window, self.watched),
             scenario: self.scenario.name().to_string(),
             shape: self.engine.platform().shape(),

@@ -174,6 +174,9 @@ pub struct Snapshot {
     /// Compare mode: the same workload under the other policy, at the
     /// same simulated time.
     pub twin: Option<Box<Snapshot>>,
+    /// The policy's reason for the queued job the console asked about
+    /// (selected, or its detail open), with its id.
+    pub why: Option<(u64, crate::sched::Explanation)>,
 }
 
 impl Snapshot {

@@ -11,6 +11,9 @@
 #[path = "../properties.rs"]
 mod properties;
 
+#[path = "../explanations.rs"]
+mod explanations;
+
 #[path = "../backfill_properties.rs"]
 mod backfill_properties;
 

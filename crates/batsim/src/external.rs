@@ -10,9 +10,10 @@
 use crate::link::Link;
 use crate::wire::{self, Ask, Numbering};
 use schedscope_protocol::model::{ClusterIdx, Platform, SimTime};
+use schedscope_protocol::sched::explain;
 use schedscope_protocol::sched::{
-    Abort, Decision, Decisions, JobKey, JobState, JobView, Panel, PanelLine, PanelLines, Policy,
-    PolicySpec, PolicyState, Start, StartKind, SystemView, Tone,
+    Abort, Decision, Decisions, Explanation, JobKey, JobState, JobView, Panel, PanelLine,
+    PanelLines, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView, Tone,
 };
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -491,6 +492,23 @@ impl Policy for External {
         if let Err(reason) = self.point(view, out) {
             self.fail(out, reason);
         }
+    }
+
+    /// The scheduler's reasons stay in the scheduler: what is known is
+    /// whether it has been told of the job and what it asks for.
+    fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
+        let g = explain::generic(view, job);
+        let told = if self.jobs.contains_key(&view.job(job).id) {
+            "it has been told of this job (JOB_SUBMITTED) and has not started it"
+        } else {
+            "it has not been told of this job yet"
+        };
+        Explanation::unknown(format!(
+            "The external scheduler at {} decides when it runs; {told}. {}",
+            self.endpoint,
+            g.text
+                .trim_end_matches(" This policy gives no reasons of its own.")
+        ))
     }
 
     fn state(&self, _view: &SystemView<'_>) -> PolicyState {

@@ -73,6 +73,42 @@ fn queued(q: &QueueRow, snap: &Snapshot, ctx: &Ctx) -> Vec<Line<'static>> {
     if let Some(p) = q.planned_start {
         lines.push(Line::raw(format!("planned    {}", t(p))));
     }
+    if let Some((_, why)) = snap.why.as_ref().filter(|(id, _)| *id == q.id) {
+        // `why        waits: …`, wrapped under the values' column.
+        let word = format!("{}:", why.verdict.word());
+        let text = format!("{word} {}", why.text);
+        for (i, l) in wrap(&text, 54 - 11).into_iter().enumerate() {
+            lines.push(match (i, l.strip_prefix(&word)) {
+                (0, Some(rest)) => Line::from(vec![
+                    Span::raw("why        "),
+                    Span::styled(word.clone(), ctx.head()),
+                    Span::raw(rest.to_string()),
+                ]),
+                _ => Line::raw(format!("           {l}")),
+            });
+        }
+    }
+    lines
+}
+
+/// `text` in lines of at most `width` characters, broken between words
+/// (a word longer than a line has a line of its own).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
     lines
 }
 

@@ -5,11 +5,12 @@ use crate::console::app::Pane;
 use crate::console::format::{int, parts, short};
 use crate::console::snapshot::Snapshot;
 use crate::engine::QueueRow;
+use crate::sched::Verdict;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Row, Table, Widget};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget, Wrap};
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
@@ -29,8 +30,36 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     } else {
         e.policy_state.panel.note_column.as_deref().unwrap_or("")
     };
-    let visible = inner.height.saturating_sub(1) as usize;
     let selected = ctx.selected.min(e.queue.len() - 1);
+    // The policy's reason for the selected job, under the rows: two lines
+    // where the pane is tall enough, one where it is short, none where it
+    // holds only a few rows.
+    let why = why_line(snap, ctx, selected);
+    let why_h = match (why.is_some(), inner.height) {
+        (false, _) | (_, 0..=4) => 0,
+        (_, 5..=9) => 1,
+        _ => 2,
+    };
+    let (inner, why_area) = {
+        let (top, bottom) = (inner.height - why_h, why_h);
+        (
+            Rect {
+                height: top,
+                ..inner
+            },
+            Rect {
+                y: inner.y + top,
+                height: bottom,
+                ..inner
+            },
+        )
+    };
+    if let Some(line) = why.filter(|_| why_h > 0) {
+        Paragraph::new(line)
+            .wrap(Wrap { trim: true })
+            .render(why_area, buf);
+    }
+    let visible = inner.height.saturating_sub(1) as usize;
     let offset = if selected >= visible {
         selected + 1 - visible
     } else {
@@ -84,6 +113,26 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .header(header)
         .column_spacing(1)
         .render(inner, buf);
+}
+
+/// `why 12 waits: …`, the policy's reason for the queued job at position
+/// `selected`, when the snapshot carries the reason for that job.
+pub fn why_line(snap: &Snapshot, ctx: &Ctx, selected: usize) -> Option<Line<'static>> {
+    let (id, why) = snap.why.as_ref()?;
+    let row = snap.engine.queue.get(selected)?;
+    if row.id != *id {
+        return None;
+    }
+    let verdict = match why.verdict {
+        Verdict::Starts => ctx.good(),
+        Verdict::Waits => ctx.head(),
+        Verdict::Unknown => ctx.dim(),
+    };
+    Some(Line::from(vec![
+        Span::styled(format!("why {id} "), ctx.dim().add_modifier(Modifier::BOLD)),
+        Span::styled(format!("{}: ", why.verdict.word()), verdict),
+        Span::raw(why.text.clone()),
+    ]))
 }
 
 /// What a queue row is drawn with.

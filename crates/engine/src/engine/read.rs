@@ -8,7 +8,9 @@ use super::snapshot::{self, EngineSnapshot, QueueRow};
 use super::{Counters, Engine};
 use crate::model::estimates::EstimateModel;
 use crate::model::{Platform, SimTime};
-use crate::sched::{BackfillView, JobKey, JobView, PolicySpec, PolicyState, ReservationView};
+use crate::sched::{
+    BackfillView, Explanation, JobKey, JobView, PolicySpec, PolicyState, ReservationView,
+};
 use std::collections::HashMap;
 
 /// A read-only view of an [`Engine`] (see [`Engine::read`]): what it holds
@@ -115,6 +117,26 @@ impl<'a> EngineRead<'a> {
     /// for the queued jobs `rows`, under a backfilling policy.
     pub fn plan_rows(self, rows: &[JobKey]) -> Option<BackfillView> {
         self.e.seat.policy.plan_rows(&self.e.view(), rows)
+    }
+
+    /// The job with workload id `id`, if it is in the system (queued or
+    /// running).
+    pub fn key_of(self, id: u64) -> Option<JobKey> {
+        self.e
+            .table
+            .jobs
+            .iter()
+            .find(|(_, j)| j.id == id)
+            .map(|(k, _)| JobKey(k))
+    }
+
+    /// Why the queued job `key` waits, by the policy in force (see
+    /// [`crate::sched::Policy::explain`]); `None` if it is not queued.
+    pub fn explain(self, key: JobKey) -> Option<Explanation> {
+        if !self.e.table.queue.contains(&key) {
+            return None;
+        }
+        Some(self.e.seat.policy.explain(&self.e.view(), key))
     }
 
     /// The rows of the queued jobs `keys`, in that order, each with the

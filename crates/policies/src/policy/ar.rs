@@ -25,7 +25,8 @@ use crate::model::SimTime;
 use crate::policy::catalog::{Param, ParamKind, PolicyEntry, choice, count};
 use crate::sched::Panel;
 use crate::sched::PolicyName;
-use crate::sched::{JobKey, ReservationPlanView, Reserve, ReservedBlock};
+use crate::sched::explain;
+use crate::sched::{Explanation, JobKey, ReservationPlanView, Reserve, ReservedBlock};
 use crate::taskgraph::ar::{self as tg, Candidate, RearrangeOrder};
 use std::collections::{HashMap, HashSet};
 
@@ -52,6 +53,7 @@ struct Woven {
     efficiency: f64,
 }
 
+#[derive(Clone)]
 pub struct Ar {
     spec: PolicySpec,
     interval: SimTime,
@@ -509,6 +511,104 @@ impl Phased for Ar {
         None
     }
 
+    /// The pass run on a copy: a job starts if the copy starts it; else a
+    /// reservation holds it, or (a graph) it waits for the next request,
+    /// or (an independent job) it finds no processors free and unreserved.
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> Explanation {
+        let mut pass = self.clone();
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        let job = view.job(key);
+        if let Some(s) = starts.iter().find(|s| s.job == key) {
+            let procs = s.processors.as_ref().and_then(|p| p.first());
+            let on = procs.map_or_else(String::new, |p| format!(" on {}", processor_list(p)));
+            return Explanation::starts(if pass.planned(job.id) {
+                format!("its slot in a reservation has come{on}")
+            } else {
+                format!(
+                    "{} around the reservations starts it{on}",
+                    if self.easy {
+                        "EASY backfilling"
+                    } else {
+                        "FCFS"
+                    }
+                )
+            });
+        }
+        for p in &pass.plans {
+            if let Some((_, at, procs)) = p.entries.iter().find(|e| e.0 == job.id) {
+                return Explanation::waits(format!(
+                    "A reservation holds it: it starts at {} on processors {} (the reservation runs from {} to {}{}).",
+                    explain::ahead(view.now, *at),
+                    processor_list(procs),
+                    explain::ahead(view.now, p.start),
+                    explain::ahead(view.now, p.finish),
+                    if p.granted { "" } else { ", asked for" }
+                ));
+            }
+        }
+        let (graphs, jobs) = pass.waiting(view);
+        if let Some(i) = graphs.iter().position(|&k| k == key) {
+            let next = pass.next_tick.max(view.now);
+            return Explanation::waits(format!(
+                "A task graph waiting for a reservation: requests go out every {} (the next at {}), each for up to {} waiting graphs of the oldest one's family; {} graph{} wait{} before it.",
+                explain::span(self.interval),
+                explain::ahead(view.now, next),
+                self.group,
+                i,
+                if i == 1 { "" } else { "s" },
+                if i == 1 { "s" } else { "" },
+            ));
+        }
+        let Some(i) = jobs.iter().position(|&k| k == key) else {
+            return explain::generic(view, key);
+        };
+        let end = view.now.saturating_add(job.estimate);
+        let mut taken: Vec<bool> = Ar::busy_until(view).iter().map(Option::is_some).collect();
+        for s in &starts {
+            for &p in s.processors.iter().flatten().flatten() {
+                taken[p as usize] = true;
+            }
+        }
+        let open = (0..taken.len() as u32)
+            .filter(|&p| {
+                !taken[p as usize]
+                    && !view
+                        .reservations
+                        .iter()
+                        .any(|r| r.covers(0, p, view.now, end))
+            })
+            .count();
+        let first = jobs
+            .iter()
+            .find(|&&k| starts.iter().all(|s| s.job != k))
+            .copied();
+        if !self.easy && i > 0 && first != Some(key) {
+            let head = first.map_or(0, |k| view.job(k).id);
+            return Explanation::waits(format!(
+                "FCFS keeps the independent jobs in order: it waits behind job {head}, which does not fit around the reservations."
+            ));
+        }
+        Explanation::waits(format!(
+            "An independent job, {} around the reservations: it needs {} processors free from now to its estimated end {}, and {open} are (the rest run jobs or are reserved for task graphs){}.",
+            if self.easy {
+                "EASY backfilling"
+            } else {
+                "FCFS"
+            },
+            job.size,
+            explain::ahead(view.now, end),
+            if self.easy && first != Some(key) {
+                format!(
+                    ", or it would delay job {}, the first independent job waiting",
+                    first.map_or(0, |k| view.job(k).id)
+                )
+            } else {
+                String::new()
+            }
+        ))
+    }
+
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         PolicyState::new(Panel {
             title: Some("reservations".into()),
@@ -528,6 +628,27 @@ impl Phased for Ar {
         let tick = (self.waiting_graphs > 0).then_some(self.next_tick.max(self.now + SimTime(1)));
         next_start.into_iter().chain(tick).min()
     }
+}
+
+/// Processors as ranges: `0-3, 7`.
+fn processor_list(procs: &[u32]) -> String {
+    let mut sorted = procs.to_vec();
+    sorted.sort_unstable();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            sorted[i].to_string()
+        } else {
+            format!("{}-{}", sorted[i], sorted[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 /// Its catalog entry.

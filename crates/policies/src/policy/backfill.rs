@@ -281,3 +281,121 @@ pub fn recheck_for_head(
         None
     }
 }
+
+/// A placement rule as a function: widths and free counts in, where they
+/// go out (or `None`).
+pub type PlaceFn<'a> = dyn Fn(&[u32], &[u32]) -> Option<Assignment> + 'a;
+
+/// The processors free per cluster once `starts` are carried out.
+pub fn free_after(view: &SystemView<'_>, starts: &[crate::sched::Start]) -> Vec<u32> {
+    let mut free = view.free.to_vec();
+    for s in starts {
+        for &(c, w) in &s.assignment {
+            free[c as usize] = free[c as usize].saturating_sub(w);
+        }
+    }
+    free
+}
+
+/// Why EASY starts or keeps `key`, from a pass run on a copy of the
+/// policy: its `starts` and its `plan` (the head's reservation and the
+/// extra processors left once the backfilled jobs took theirs). `place`
+/// is the policy's placement.
+pub fn explain_easy(
+    view: &SystemView<'_>,
+    key: JobKey,
+    starts: &[crate::sched::Start],
+    plan: &BackfillView,
+    place: &PlaceFn<'_>,
+) -> crate::sched::Explanation {
+    use crate::sched::explain::{self, ahead, asks, counts, free_now, on_clusters};
+    use crate::sched::{Explanation, StartKind};
+    if let Some(s) = starts.iter().find(|s| s.job == key) {
+        return Explanation::starts(match s.kind {
+            StartKind::Head => format!(
+                "it fits in arrival order: {}",
+                on_clusters(view, &s.assignment)
+            ),
+            _ => format!(
+                "it is backfilled ahead of the head, which it does not delay: {}",
+                on_clusters(view, &s.assignment)
+            ),
+        });
+    }
+    let free = free_after(view, starts);
+    let (Some(head_id), Some(shadow)) = (plan.head, plan.shadow) else {
+        return explain::generic(view, key);
+    };
+    let job = view.job(key);
+    if job.id == head_id {
+        return Explanation::waits(format!(
+            "It is the head and does not fit now: it needs {}; {}. It holds the reservation: it starts at the shadow time {}, when the running jobs' estimates say enough is free.",
+            asks(view, key),
+            free_now(&free),
+            ahead(view.now, shadow)
+        ));
+    }
+    let widths = job.widths(view.platform);
+    let Some(a) = place(&widths, &free) else {
+        return Explanation::waits(format!(
+            "It does not fit in the processors free now: it needs {}; {}. (The head, job {head_id}, holds the reservation at {}.)",
+            asks(view, key),
+            free_now(&free),
+            ahead(view.now, shadow)
+        ));
+    };
+    let end = view.now + expected_span(view.platform, job.estimate, &a);
+    let extra: Vec<u32> = free
+        .iter()
+        .zip(&plan.extra)
+        .map(|(&f, &x)| f.min(x))
+        .collect();
+    let extra_text = if extra.len() == 1 {
+        format!("only {} extra", extra[0])
+    } else {
+        format!("the clusters have {} extra", counts(&extra))
+    };
+    Explanation::waits(format!(
+        "Backfilling it would delay the head, job {head_id}: its estimated end {} is after the head's shadow time {}, and it needs {} where {extra_text} processors are free beyond that time.",
+        ahead(view.now, end),
+        ahead(view.now, shadow),
+        asks(view, key),
+    ))
+}
+
+/// Why conservative backfilling starts or keeps `key`, from a pass run on
+/// a copy of the policy: its `starts`, and the job's reservation after it
+/// (start, the estimate it was made for, where), if it holds one.
+pub fn explain_reserved(
+    view: &SystemView<'_>,
+    key: JobKey,
+    starts: &[crate::sched::Start],
+    slot: Option<(SimTime, SimTime, Assignment)>,
+) -> crate::sched::Explanation {
+    use crate::sched::Explanation;
+    use crate::sched::explain::{self, ahead, asks, on_clusters, span};
+    if let Some(s) = starts.iter().find(|s| s.job == key) {
+        let first = view.queue.first() == Some(&key);
+        return Explanation::starts(format!(
+            "{}: {}",
+            if first {
+                "its reservation has come due"
+            } else {
+                "it starts early, delaying no reservation"
+            },
+            on_clusters(view, &s.assignment)
+        ));
+    }
+    let Some((start, estimate, assignment)) = slot else {
+        return explain::generic(view, key);
+    };
+    let before = view.queue.iter().take_while(|&&k| k != key).count();
+    Explanation::waits(format!(
+        "Its reservation is at {} {}: the earliest time {} are free for its estimated {}, given the running jobs' estimates and the reservations of the {before} job{} queued before it.",
+        ahead(view.now, start),
+        on_clusters(view, &assignment),
+        asks(view, key),
+        span(estimate),
+        if before == 1 { "" } else { "s" },
+    ))
+}

@@ -32,8 +32,9 @@ use crate::model::{Platform, SimTime};
 use crate::policy::BuildPlacement;
 use crate::policy::catalog::PolicyEntry;
 use crate::sched::PolicyName;
+use crate::sched::explain;
 use crate::sched::slowdown;
-use crate::sched::{Assignment, JobKey};
+use crate::sched::{Assignment, Explanation, JobKey};
 
 /// The share of a job's tasks CBS puts on one cluster.
 pub const CBS_CHUNK: f64 = 0.75;
@@ -84,6 +85,7 @@ pub enum Strategy {
     Pas,
 }
 
+#[derive(Clone)]
 pub struct CoAlloc {
     strategy: Strategy,
     spec: PolicySpec,
@@ -285,6 +287,120 @@ impl Phased for CoAlloc {
         None
     }
 
+    /// The pass run on a copy: the job starts if the copy starts it; else
+    /// the head cannot be placed, or (PAS) the job is not in the package.
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> Explanation {
+        // The pass, but PAS's package is not placed: which jobs it takes
+        // does not depend on where they go, and placing it is a solve.
+        let mut starts = Vec::new();
+        let mut package = Vec::new();
+        match self.strategy {
+            Strategy::Pas => {
+                if let Some((free, from)) = start_as_requested(view, &mut starts) {
+                    package = package_of(view, &free, from);
+                }
+            }
+            _ => self.clone().schedule(view, &mut starts),
+        }
+        if package.contains(&key) {
+            return Explanation::starts(
+                "it is in the package placed now: the jobs from the head whose tasks together fit the free processors, placed as a whole to minimise their total estimated time",
+            );
+        }
+        if let Some(s) = starts.iter().find(|s| s.job == key) {
+            let how = match self.strategy {
+                Strategy::Pas => "it asks for its own components and they fit",
+                Strategy::Cbs => "CBS places it in FCFS order",
+                Strategy::Jpr => "JPR places it in FCFS order",
+            };
+            return Explanation::starts(format!(
+                "{how}: {}",
+                explain::on_clusters(view, &s.assignment)
+            ));
+        }
+        // What the package leaves free is not known without placing it:
+        // the counts are those before it, which the sentences say.
+        let free = super::backfill::free_after(view, &starts);
+        starts.extend(package.iter().map(|&k| Start {
+            job: k,
+            assignment: Vec::new(),
+            kind: StartKind::Head,
+            processors: None,
+            processes: None,
+        }));
+        let links = saturated_links(view);
+        let Some(b) = view
+            .queue
+            .iter()
+            .position(|&k| starts.iter().all(|s| s.job != k))
+        else {
+            return explain::generic(view, key);
+        };
+        let blocked = view.queue[b];
+        let job = view.job(key);
+        let own = |k: JobKey| !view.job(k).components.is_empty();
+        let name = match self.strategy {
+            Strategy::Cbs => "CBS",
+            Strategy::Jpr => "JPR",
+            Strategy::Pas => "PAS",
+        };
+        let text = if blocked == key && (own(key) || self.strategy != Strategy::Pas) {
+            let why = if own(key) {
+                format!(
+                    "it asks for its own components, {}, and they do not fit",
+                    explain::asks(view, key)
+                )
+            } else if self.strategy == Strategy::Cbs {
+                let chunk = ((job.size as f64 * CBS_CHUNK).ceil() as u32)
+                    .min(view.platform.largest_cluster())
+                    .max(1);
+                format!(
+                    "CBS puts {chunk} of its {} tasks (75 %) on one cluster and the rest elsewhere, and finds no such room",
+                    job.size
+                )
+            } else {
+                format!("JPR finds no {} free processors for it", job.size)
+            };
+            format!(
+                "It is the head and cannot be placed: {why}; {}.",
+                explain::free_now(&free)
+            )
+        } else if b < view.queue.iter().position(|&k| k == key).unwrap_or(0)
+            && (own(blocked) || self.strategy != Strategy::Pas)
+        {
+            format!(
+                "{name} keeps FCFS order and nothing passes the head: it waits behind job {}, which cannot be placed now.",
+                view.job(blocked).id
+            )
+        } else {
+            // PAS: the package ended before this job.
+            let total: u64 = free.iter().map(|&f| f as u64).sum::<u64>();
+            let packaged: u64 = starts
+                .iter()
+                .filter(|s| !own(s.job))
+                .map(|s| view.job(s.job).size as u64)
+                .sum();
+            if blocked == key {
+                format!(
+                    "It is not in the package: the package is the jobs from the head whose tasks together fit the {total} free processors, and with its {} tasks it would need {}.",
+                    job.size,
+                    packaged + job.size as u64
+                )
+            } else if own(blocked) {
+                format!(
+                    "It is not in the package: the package ends at job {}, which asks for its own components (they do not fit now), and nothing passes it.",
+                    view.job(blocked).id
+                )
+            } else {
+                format!(
+                    "It is not in the package: the package ended at job {}, whose tasks did not fit the {total} free processors with the jobs before it; FCFS order keeps this job behind it.",
+                    view.job(blocked).id
+                )
+            }
+        };
+        Explanation::waits(format!("{text}{links}"))
+    }
+
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         match &self.last {
             Some(p) => PolicyState::new(p.panel(view.platform)).with_detail(p.clone()),
@@ -322,6 +438,35 @@ pub const PAS_ENTRY: PolicyEntry = PolicyEntry {
     label: |_| "PAS (package + MIP allocation)".to_string(),
     build: |s, _| Ok(Box::new(CoAlloc::new(Strategy::Pas, s.clone()))),
 };
+
+/// The links that carry more than their bandwidth now, as a sentence to
+/// append (empty when none does or there is no network).
+fn saturated_links(view: &SystemView<'_>) -> String {
+    if view.platform.network.is_none() {
+        return String::new();
+    }
+    let (abw, base) = link_loads(view);
+    let over: Vec<String> = abw
+        .iter()
+        .zip(&base)
+        .enumerate()
+        .filter(|&(_, (&a, &b))| b > a)
+        .map(|(c, (&a, &b))| {
+            format!(
+                "{} at {:.0} %",
+                view.platform.clusters[c].name,
+                100.0 * b / a
+            )
+        })
+        .collect();
+    if over.is_empty() {
+        return String::new();
+    }
+    format!(
+        " Saturated links now (load against bandwidth): {}; jobs spread over them run slower.",
+        over.join(", ")
+    )
+}
 
 /// Starts `key` on `a` as the head of the queue, taking its processors
 /// from `free`.

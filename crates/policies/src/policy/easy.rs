@@ -472,6 +472,17 @@ impl Phased for Easy {
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
         backfill::head_plan(view, &self.plan)
     }
+
+    /// The pass run afresh on a copy (without the scan's memo, which
+    /// changes what is tried, never what starts).
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
+        let mut pass = Easy::new(self.spec.placement.build(), self.spec.clone());
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        backfill::explain_easy(view, key, &starts, &pass.plan, &|w, f| {
+            self.placement.place(w, f)
+        })
+    }
 }
 
 /// Its catalog entry.

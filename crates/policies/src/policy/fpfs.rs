@@ -13,7 +13,8 @@ use crate::policy::BuildPlacement;
 use crate::policy::catalog::PolicyEntry;
 use crate::policy::catalog::common::{MAX_JUMPS, PLACEMENT, place};
 use crate::sched::PolicyName;
-use crate::sched::{JobView, Panel, PanelLine, Tone};
+use crate::sched::explain::{self, on_clusters};
+use crate::sched::{Explanation, JobKey, JobView, Panel, PanelLine, Tone};
 
 pub struct Fpfs {
     max_jumps: MaxJumps,
@@ -22,6 +23,9 @@ pub struct Fpfs {
     /// The head job (by arrival sequence) and how often it has been jumped.
     head: Option<(u64, u32)>,
     free: Vec<u32>,
+    /// The queue position where the last pass stopped because the head
+    /// had been jumped as often as allowed, if it did.
+    stopped_at: Option<usize>,
 }
 
 impl Fpfs {
@@ -38,6 +42,7 @@ impl Fpfs {
             spec,
             head: None,
             free: Vec::new(),
+            stopped_at: None,
         }
     }
 
@@ -58,12 +63,14 @@ impl Fpfs {
         // forward only, so when the head starts, the job right after it is
         // the next head: no job after it has been tried yet.
         let mut head_idx = 0;
+        self.stopped_at = None;
         for (i, &key) in view.queue.iter().enumerate() {
             let job = view.job(key);
             let is_head = i == head_idx;
             if !is_head {
                 let head = view.job(view.queue[head_idx]);
                 if !self.max_jumps.allows(self.jumps_of(head.arrival)) {
+                    self.stopped_at = Some(i);
                     break;
                 }
             }
@@ -125,6 +132,80 @@ impl Phased for Fpfs {
 
     fn schedule(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.starts(view, out);
+    }
+
+    /// The pass run on a copy: the job starts if the copy starts it; else
+    /// the head does not fit, or the job does not fit, or the head has
+    /// been jumped as often as allowed.
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> Explanation {
+        let mut pass = Fpfs::new(
+            self.max_jumps,
+            self.spec.placement.build(),
+            self.spec.clone(),
+        );
+        pass.head = self.head;
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        if let Some(s) = starts.iter().find(|s| s.job == key) {
+            return Explanation::starts(format!(
+                "it fits{}: {}",
+                match s.kind {
+                    StartKind::Head => " in arrival order",
+                    _ => ", ahead of the head",
+                },
+                on_clusters(view, &s.assignment)
+            ));
+        }
+        let Some(head_key) = view
+            .queue
+            .iter()
+            .copied()
+            .find(|&k| starts.iter().all(|s| s.job != k))
+        else {
+            return explain::generic(view, key);
+        };
+        let head = view.job(head_key);
+        let fcfs = self.max_jumps == MaxJumps::Limit(0);
+        let rule = if fcfs { "FCFS" } else { "FPFS" };
+        let needs = format!(
+            "it needs {}; {}",
+            explain::asks(view, key),
+            explain::free_now(&pass.free)
+        );
+        if head_key == key {
+            let jumps = if fcfs {
+                String::new()
+            } else {
+                format!(
+                    " It has been jumped {} of {} times.",
+                    pass.jumps_of(head.arrival),
+                    self.max_jumps
+                )
+            };
+            return Explanation::waits(format!("It is the head and does not fit: {needs}.{jumps}"));
+        }
+        let at = view.queue.iter().position(|&k| k == key).unwrap_or(0);
+        if pass.stopped_at.is_some_and(|s| at >= s) {
+            return Explanation::waits(if fcfs {
+                format!(
+                    "{rule} starts jobs in arrival order only: it waits behind the head, job {}, which does not fit.",
+                    head.id
+                )
+            } else {
+                format!(
+                    "The head, job {}, has been jumped {} of {} times: nothing may pass it until it starts.",
+                    head.id,
+                    pass.jumps_of(head.arrival),
+                    self.max_jumps
+                )
+            });
+        }
+        Explanation::waits(format!(
+            "It does not fit now, so it cannot jump the head (job {}, jumped {} of {} times): {needs}.",
+            head.id,
+            pass.jumps_of(head.arrival),
+            self.max_jumps
+        ))
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {

@@ -247,6 +247,14 @@ impl Phased for PinnedEasy {
         self.starts(view, out);
     }
 
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
+        let mut pass = PinnedEasy::new(self.spec.clone());
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        let place = self.spec.placement.build();
+        backfill::explain_easy(view, key, &starts, &pass.plan, &|w, f| place.place(w, f))
+    }
+
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         backfill::head_state(view, &self.plan)
     }
@@ -265,6 +273,7 @@ struct Pin {
 }
 
 /// Conservative backfilling with every reservation pinned to processors.
+#[derive(Clone)]
 pub struct PinnedConservative {
     spec: PolicySpec,
     pins: Vec<Option<Pin>>,
@@ -497,5 +506,15 @@ impl Phased for PinnedConservative {
 
     fn plan(&self, view: &SystemView<'_>) -> Option<BackfillView> {
         backfill::reserved_plan(view, &self.plan, |k| self.pin(k).map(|p| p.start))
+    }
+
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
+        let mut pass = self.clone();
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        let slot = pass
+            .pin(key)
+            .map(|p| (p.start, p.span, vec![(0, p.procs.len() as u32)]));
+        backfill::explain_reserved(view, key, &starts, slot)
     }
 }

@@ -10,8 +10,8 @@
 //! the one before, as the rounds of one decision point.
 
 use super::{
-    Abort, BackfillView, Decision, JobKey, JobView, Policy, PolicySpec, PolicyState, Reserve,
-    Start, SystemView, admits_widths,
+    Abort, BackfillView, Decision, Explanation, JobKey, JobView, Policy, PolicySpec, PolicyState,
+    Reserve, Start, SystemView, admits_widths, explain,
 };
 use crate::model::{Platform, SimTime};
 
@@ -97,6 +97,13 @@ impl Decisions {
     /// rounds: 0 in the first round, kept from round to round.
     pub fn step(&self) -> u32 {
         self.step
+    }
+
+    /// Whether a [`Phased`] policy has passed its schedule step at this
+    /// decision point: its later rounds start nothing.
+    pub fn past_schedule(&self) -> bool {
+        self.step > step::SCHEDULE && self.step != step::DONE
+            || self.step == step::DONE && self.round > 0
     }
 
     /// Sets [`Decisions::step`].
@@ -222,6 +229,11 @@ pub trait Phased: Send {
     /// of this decision point (the granted ones are in the view when
     /// [`Phased::schedule`] runs).
     fn reserve(&mut self, _view: &SystemView<'_>, _out: &mut Vec<Reserve>) {}
+
+    /// See [`Policy::explain`].
+    fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
+        explain::generic(view, job)
+    }
 }
 
 impl<P: Phased + ?Sized> Policy for P {
@@ -324,5 +336,9 @@ impl<P: Phased + ?Sized> Policy for P {
 
     fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
         Phased::admits(self, job, platform)
+    }
+
+    fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
+        Phased::explain(self, view, job)
     }
 }

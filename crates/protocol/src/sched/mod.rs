@@ -14,6 +14,7 @@
 //!   policy that estimates a span use it.
 
 pub mod decide;
+pub mod explain;
 pub mod panel;
 pub mod rate;
 pub mod reserve;
@@ -21,6 +22,7 @@ pub mod slowdown;
 pub mod spec;
 
 pub use decide::{Carried, Decisions, Phased};
+pub use explain::{Explanation, Verdict};
 pub use panel::{Panel, PanelLine, PanelLines, PanelSpan, PolicyState, Tone};
 pub use reserve::{
     ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
@@ -445,6 +447,14 @@ pub trait Policy: Send {
     /// ([`JobView::widths`]) each on its own cluster.
     fn admits(&self, job: &JobView, platform: &Platform) -> Result<(), String> {
         admits_widths(job, platform)
+    }
+
+    /// Why the queued job `job` is not running now, by this policy's rule
+    /// and with the numbers it uses, and whether the policy, deciding on
+    /// `view` now, would start it (see [`explain`]). The default says
+    /// what any policy can: its place in the queue and what it asks for.
+    fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
+        explain::generic(view, job)
     }
 }
 

@@ -11,7 +11,7 @@ use crate::model::SimTime;
 /// whether a window fits is monotone in the free counts). What a search
 /// needs of the releases since a job was placed is kept summarised: their
 /// earliest start and latest end.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct GivenBack {
     /// Releases so far.
     pub(super) count: u64,

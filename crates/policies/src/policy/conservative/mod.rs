@@ -79,6 +79,7 @@ struct Held {
     seen: u64,
 }
 
+#[derive(Clone)]
 pub struct Conservative {
     placement: Box<dyn Placement>,
     spec: PolicySpec,
@@ -333,6 +334,18 @@ impl Phased for Conservative {
         backfill::reserved_plan_rows(view, &self.plan, rows, self.reserved, |k| {
             self.slot(k).map(|s| s.start)
         })
+    }
+
+    /// The pass run on a copy: the job starts if the copy starts it, else
+    /// its reservation says when and where.
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
+        let mut pass = self.clone();
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        let slot = pass
+            .slot(key)
+            .map(|s| (s.start, s.estimate, s.assignment.clone()));
+        backfill::explain_reserved(view, key, &starts, slot)
     }
 }
 

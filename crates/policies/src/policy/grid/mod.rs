@@ -41,6 +41,7 @@
 //! the processor queues' in `queues`, the running jobs' bookkeeping in
 //! `running` and what the console is shown in `state`.
 
+mod explain;
 mod gangs;
 mod queues;
 mod running;
@@ -121,6 +122,7 @@ struct Dispatched {
     parts: Parts,
 }
 
+#[derive(Clone)]
 pub struct Grid {
     spec: PolicySpec,
     split: bool,
@@ -289,6 +291,13 @@ impl Phased for Grid {
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
         self.grid_state(view)
+    }
+
+    fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
+        let mut pass = self.clone();
+        let mut starts = Vec::new();
+        pass.starts(view, &mut starts);
+        pass.explain_after(view, key, &starts)
     }
 
     fn sees_running_ends(&self) -> bool {

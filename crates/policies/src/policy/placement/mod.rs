@@ -16,10 +16,29 @@ use crate::model::ClusterIdx;
 pub use crate::sched::Assignment;
 pub use crate::sched::PlacementName;
 
-pub trait Placement: Send + Sync {
+pub trait Placement: Send + Sync + BoxedPlacement {
     /// Places `widths` given the free processors per cluster, or says it
     /// cannot be placed now.
     fn place(&self, widths: &[u32], free: &[u32]) -> Option<Assignment>;
+}
+
+/// A copy of a boxed placement: what lets a policy that holds one be
+/// copied (to run its pass on a copy when it explains itself). Every
+/// `Placement + Clone` has it.
+pub trait BoxedPlacement {
+    fn boxed(&self) -> Box<dyn Placement>;
+}
+
+impl<T: Placement + Clone + 'static> BoxedPlacement for T {
+    fn boxed(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Placement> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
 }
 
 /// A placement rule at work: the protocol names the rules, the policies
