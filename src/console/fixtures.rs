@@ -231,6 +231,8 @@ pub fn snapshot() -> Snapshot {
         recent,
         version: 1,
         twin: None,
+        cue: None,
+        cues: (0, 0),
     }
 }
 
