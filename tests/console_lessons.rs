@@ -212,7 +212,7 @@ fn without_cues(text: &str) -> String {
 #[test]
 fn every_lesson_reaches_each_cue_with_its_job_at_hand() {
     let lessons = lessons();
-    assert!(lessons.len() >= 4, "{lessons:?}");
+    assert!(lessons.len() >= 8, "{lessons:?}");
     for path in lessons {
         let name = path.display().to_string();
         let sc = Scenario::load(&path).unwrap();
