@@ -153,6 +153,31 @@ fn stepping_and_paced_running_stop_at_a_cue_too() {
     assert_eq!(s.cue().map(|c| (c.number, c.seq)), Some((1, 3)));
 }
 
+/// Two cues at one instant: the second follows the first with no event
+/// between them, by `n` or by `.`.
+#[test]
+fn cues_at_one_instant_come_one_after_the_other() {
+    let text = TWO_CUES.replace("at = 5\n", "at = 2\n");
+    let sc = Scenario::parse(&text, "same-instant", Path::new("."), &[]).unwrap();
+    for key in ['n', '.'] {
+        let mut c = Console::on(sc.clone(), 80, 24);
+        play(&mut c);
+        assert_eq!(c.session.cue().map(|c| c.number), Some(1));
+        assert!(c.screen().contains("B ended: Q still waits."), "{key}");
+        let events = c.session.engine().counters().events;
+        c.keys(&[KeyCode::Char(key)]);
+        play(&mut c);
+        assert_eq!(c.session.cue().map(|c| c.number), Some(2), "{key}");
+        assert_eq!(c.session.now(), SimTime::from_secs(2), "{key}");
+        assert_eq!(c.session.engine().counters().events, events, "{key}");
+        // As written: the first entry in the file is the first cue.
+        assert!(
+            c.screen().contains("C fits before H's shadow time"),
+            "{key}"
+        );
+    }
+}
+
 #[test]
 fn without_cues_n_still_steps_the_selected_job() {
     let text: String = TWO_CUES.split("\n[[timeline]]").next().unwrap().to_string();

@@ -428,6 +428,11 @@ impl Session {
     }
 
     fn step_while(&mut self, go_on: &mut dyn FnMut() -> bool) -> usize {
+        // A cue already due (another at the same instant as the one just
+        // shown) is reached before any further event.
+        if self.reach_cue_and_say() {
+            return 0;
+        }
         let mut k = 0;
         while go_on() && self.step() {
             k += 1;
@@ -538,6 +543,10 @@ impl Session {
             }
             Request::StepEvent => {
                 self.paused = true;
+                if let Some(cue) = self.reach_cue() {
+                    self.message = Some(Message::ok(cue));
+                    return;
+                }
                 let m = match (self.engine.is_done(), &mut self.twin) {
                     (true, Some(t)) => t.step_event(),
                     _ => self.step_event(),
