@@ -50,7 +50,7 @@ fn the_clock_starts_at_the_first_arrival() {
 
 /// `.` says which event it handled and what the policy did on it, on the
 /// backfilling teaching example (A and B arrive at 0, H and Q at 1, C at 2;
-/// B ends at 5).
+/// B ends at 5), and which of the lesson's cues it reached.
 #[test]
 fn a_step_names_its_event() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/teach-backfill.toml");
@@ -66,9 +66,9 @@ fn a_step_names_its_event() {
             "one event at t = 0.0 s: job 1 arrived",
             "one event at t = 0.0 s: job 2 arrived; jobs 1, 2 started",
             "one event at t = 1.0 s: job 3 arrived",
-            "one event at t = 1.0 s: job 4 arrived",
-            "one event at t = 2.0 s: job 5 arrived; job 5 started",
-            "one event at t = 5.0 s: job 2 ended",
+            "one event at t = 1.0 s: job 4 arrived · cue 1 of 6 at t = 1.0 s · paused · n: to the next cue · Space: run on",
+            "one event at t = 2.0 s: job 5 arrived; job 5 started · cue 2 of 6 at t = 2.0 s · paused · n: to the next cue · Space: run on",
+            "one event at t = 5.0 s: job 2 ended · cue 3 of 6 at t = 5.0 s · paused · n: to the next cue · Space: run on",
         ]
     );
     s.run_to_end();

@@ -209,12 +209,13 @@ fn console_in_tmux_at_80_by_24() {
 }
 
 /// Compare mode in a real terminal: both sides step together, an injected
-/// job reaches both, `q` exits 0.
+/// job reaches both, `q` exits 0. (The lesson's cues, which would pause
+/// the run on its way to the end, are left out.)
 #[test]
 fn compare_mode_in_tmux() {
     let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/teach-backfill.toml");
     let args = format!(
-        "console '{}' --paused --set policy.name=fcfs --compare policy.name=easy",
+        "console '{}' --paused --set policy.name=fcfs --set 'timeline=[]' --compare policy.name=easy",
         scenario.display()
     );
     let Some((s, _dir, exit_file)) = start_with("compare", 120, 32, &args) else {

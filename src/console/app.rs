@@ -8,10 +8,11 @@ use super::panes::help;
 pub use super::picker::PickerState;
 use super::projection::QueueWindow;
 use super::session::{DEFAULT_WINDOW, Request};
-use super::snapshot::{Message, Snapshot};
+use super::snapshot::{CueJob, Message, Snapshot};
 use crate::engine::{Command, QueueRow, RunningRow};
 use crate::metrics::Grouping;
 use crate::model::JobRecord;
+use crate::scenario::CuePane;
 use crate::workload::estimates::EstimateModel;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
@@ -174,6 +175,8 @@ pub struct App {
     /// The queue rows and the job the driver was last asked to carry in
     /// its snapshots (see [`Request::View`]).
     pub asked: (QueueWindow, Option<u64>, Option<u64>),
+    /// The last cue whose job and pane were selected (its `seq`).
+    pub cue_seen: u64,
 }
 
 /// Queue rows either side of the selection the console asks snapshots to
@@ -207,6 +210,7 @@ impl App {
             start_abw,
             link_steps,
             asked: (DEFAULT_WINDOW, None, head),
+            cue_seen: 0,
         }
     }
 
@@ -285,6 +289,7 @@ impl App {
                 self.selected = self.selected.min(len.saturating_sub(1));
                 let running = self.snapshot.engine.running.len();
                 self.selected_running = self.selected_running.min(running.saturating_sub(1));
+                self.follow_cue();
                 if let Overlay::Detail(d) = &mut self.overlay {
                     d.info = find_job(&self.snapshot, d.id).unwrap_or(match &d.info {
                         JobInfo::Queued(_) | JobInfo::Running(_) => JobInfo::Gone,
@@ -301,6 +306,44 @@ impl App {
                 Vec::new()
             }
             Msg::Key(key) => self.key(key),
+        }
+    }
+
+    /// A cue reached since the last snapshot: select its job where it is
+    /// (a queued job in the queue, a running one among the windows) and
+    /// focus its pane, once per cue.
+    fn follow_cue(&mut self) {
+        let Some(cue) = self.snapshot.cue.clone() else {
+            return;
+        };
+        if cue.seq == self.cue_seen {
+            return;
+        }
+        self.cue_seen = cue.seq;
+        match cue.select {
+            Some((_, CueJob::Queued(pos))) => {
+                self.selected = pos;
+                self.focus = Pane::Queue;
+            }
+            Some((id, CueJob::Running)) => {
+                if let Some(i) = windows(&self.snapshot).iter().position(|r| r.id == id) {
+                    self.selected_running = i;
+                    self.focus = Pane::Backfill;
+                }
+            }
+            Some((_, CueJob::Elsewhere)) | None => {}
+        }
+        if let Some(pane) = cue.pane {
+            self.focus = match pane {
+                CuePane::Queue => Pane::Queue,
+                CuePane::Clusters => Pane::Clusters,
+                CuePane::Backfill => Pane::Backfill,
+                CuePane::Groups => Pane::Groups,
+                CuePane::History => Pane::History,
+            };
+        }
+        if matches!(self.focus, Pane::Backfill | Pane::Groups | Pane::History) {
+            self.lower = self.focus;
         }
     }
 
@@ -366,7 +409,8 @@ impl App {
             Action::Faster => self.send(Request::Faster),
             Action::Slower => self.send(Request::Slower),
             Action::StepEvent => self.send(Request::StepEvent),
-            Action::StepJob => match self.selected_job() {
+            Action::Next if self.snapshot.cues.0 > 0 => self.send(Request::NextCue),
+            Action::StepJob | Action::Next => match self.selected_job() {
                 Some(id) => self.send(Request::StepJob(id)),
                 None => {
                     self.note = Some(Message::error("no job is selected"));

@@ -115,6 +115,10 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
         if running {
             let mut budget = Budget::new(SLICE);
             match session.speed {
+                // `n`: flat out to the next cue, whatever the speed.
+                _ if session.rushing => {
+                    session.step_within(&mut budget);
+                }
                 Speed::Max => {
                     session.step_within(&mut budget);
                 }
@@ -170,7 +174,7 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
         }
         // Idle until the next frame or request when there is nothing to run
         // flat out.
-        if !running || matches!(session.speed, Speed::Rate(_)) {
+        if !running || (matches!(session.speed, Speed::Rate(_)) && !session.rushing) {
             let wait = if running {
                 Duration::from_millis(5)
             } else {

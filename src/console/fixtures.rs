@@ -232,6 +232,8 @@ pub fn snapshot() -> Snapshot {
         version: 1,
         twin: None,
         why: None,
+        cue: None,
+        cues: (0, 0),
     }
 }
 

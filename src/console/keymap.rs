@@ -45,6 +45,8 @@ pub enum Action {
     Slower,
     StepEvent,
     StepJob,
+    /// To a lesson's next cue, or (no cues) the selected job's next event.
+    Next,
     OpenPicker,
     OpenInject,
     CycleEstimate,
@@ -128,7 +130,7 @@ pub static KEYMAP: &[Binding] = &[
     b(Normal, &[Char('+'), Char('=')], "+", "", "faster / slower (simulated s per s)", Action::Faster),
     b(Normal, &[Char('-'), Char('_')], "-", "speed", "", Action::Slower),
     b(Normal, &[Char('.')], ".", "step", "handle one event, then stay paused", Action::StepEvent),
-    b(Normal, &[Char('n')], "n", "", "run to the selected job's next event", Action::StepJob),
+    b(Normal, &[Char('n')], "n", "", "next cue, or the selected job's next event", Action::Next),
     b(Normal, &[Char('p')], "p", "policy", "choose a policy, applied now", Action::OpenPicker),
     b(Normal, &[Char('i')], "i", "inject", "inject jobs (marked ◆ everywhere)", Action::OpenInject),
     b(Normal, &[Char('e')], "e", "estimates", "estimate error 0, 10, 30 % (new jobs)", Action::CycleEstimate),

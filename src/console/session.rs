@@ -5,11 +5,11 @@
 
 use super::inject_form::FitRules;
 use super::projection::{self, QueueWindow};
-use super::snapshot::{History, Message, Snapshot, Speed};
+use super::snapshot::{CueJob, CueView, History, Message, Snapshot, Speed};
 use crate::engine::{Command, Engine, EngineSnapshot};
 use crate::metrics::Metrics;
 use crate::model::{JobRecord, SimTime};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{Cue, Scenario, ScenarioError};
 use crate::sched::Explanation;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
@@ -29,6 +29,8 @@ pub enum Request {
     StepEvent,
     /// Run to the next start or end of this job, then stay paused.
     StepJob(u64),
+    /// Run flat out to the lesson's next cue, where the run pauses.
+    NextCue,
     /// Start over with the scenario's seed, or with the next seed.
     Restart {
         new_seed: bool,
@@ -96,6 +98,15 @@ pub struct Session {
     /// only when something happened).
     explained: Option<u64>,
     why: Option<(u64, u64, Option<Explanation>)>,
+    /// The scenario's cues by time, and how many have been reached.
+    cues: Vec<(SimTime, Cue)>,
+    next_cue: usize,
+    /// The cue the run stands paused at, while its box shows.
+    shown: Option<Arc<CueView>>,
+    /// Cues reached since the session began (restarts included).
+    cue_seq: u64,
+    /// Running flat out to the next cue (`n`), whatever the speed.
+    pub rushing: bool,
 }
 
 impl Session {
@@ -117,7 +128,8 @@ impl Session {
         let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
-        Ok(Session {
+        let cues = scenario.cues();
+        let mut session = Session {
             scenario,
             seed,
             endless,
@@ -140,13 +152,24 @@ impl Session {
             watched: None,
             explained: None,
             why: None,
-        })
+            cues,
+            next_cue: 0,
+            shown: None,
+            cue_seq: 0,
+            rushing: false,
+        };
+        // A cue before the first event shows at once.
+        session.reach_cue();
+        Ok(session)
     }
 
     /// Compare mode: `twin` runs beside this session, on the same
     /// simulated time.
     pub fn with_twin(mut self, mut twin: Session) -> Session {
         twin.twin = None;
+        // The lesson is told on the left: the twin follows its clock.
+        twin.cues.clear();
+        twin.shown = None;
         self.twin = Some(Box::new(twin));
         self.sync_twin();
         self
@@ -195,12 +218,90 @@ impl Session {
         self.message = Some(m);
     }
 
+    /// The cue the run stands paused at, while its box shows.
+    pub fn cue(&self) -> Option<&CueView> {
+        self.shown.as_deref()
+    }
+
+    /// The time of the next cue not reached yet.
+    fn next_cue_time(&self) -> Option<SimTime> {
+        self.cues.get(self.next_cue).map(|c| c.0)
+    }
+
+    /// Reaches the next cue if its time has come: every event up to and at
+    /// its time handled (a cue shows the state after its instant). The
+    /// clock moves to the cue's time, the run pauses and the cue's box
+    /// shows. Returns what to say about it, if a cue was reached. The
+    /// engine does not know of cues: moving its clock to a time before its
+    /// next event changes nothing it will do.
+    fn reach_cue(&mut self) -> Option<String> {
+        let (at, cue) = self.cues.get(self.next_cue).cloned()?;
+        if self.engine.next_event_time().is_some_and(|n| n <= at) {
+            return None;
+        }
+        if self.engine.now() < at {
+            self.engine.step_until(at);
+            self.sync_twin();
+        }
+        let select = cue.select.map(|id| {
+            let read = self.engine.read();
+            let is = |k: &crate::engine::JobKey| read.job(*k).id == id;
+            let place = if let Some(pos) = read.queue().iter().position(is) {
+                CueJob::Queued(pos)
+            } else if read.running().iter().any(is) {
+                CueJob::Running
+            } else {
+                CueJob::Elsewhere
+            };
+            (id, place)
+        });
+        self.cue_seq += 1;
+        self.next_cue += 1;
+        let view = CueView {
+            number: self.next_cue,
+            count: self.cues.len(),
+            seq: self.cue_seq,
+            at: at.as_secs_f64(),
+            text: cue.text,
+            select,
+            pane: cue.pane,
+        };
+        self.shown = Some(Arc::new(view));
+        self.paused = true;
+        self.rushing = false;
+        let more = if self.next_cue < self.cues.len() {
+            "n: to the next cue · Space: run on"
+        } else {
+            "the last cue · Space: run on"
+        };
+        Some(format!(
+            "cue {} of {} at t = {} · paused · {more}",
+            self.next_cue,
+            self.cues.len(),
+            super::format::secs(at.as_secs_f64())
+        ))
+    }
+
+    /// Reaches the next cue if its time has come, saying so on the
+    /// message line.
+    fn reach_cue_and_say(&mut self) -> bool {
+        match self.reach_cue() {
+            Some(m) => {
+                self.message = Some(Message::ok(m));
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Handles one event, folding ended jobs into the metrics. Returns
     /// false when no event is left.
     pub fn step(&mut self) -> bool {
         let Some(t) = self.engine.next_event_time() else {
             return false;
         };
+        // The cue's box shows while the run stands at it.
+        self.shown = None;
         self.sample_until(t);
         let refused = self.engine.counters().refused;
         let rejected = self.engine.counters().rejected;
@@ -291,7 +392,13 @@ impl Session {
         self.advance_while(t, &mut || budget.go_on())
     }
 
+    /// A lesson's cue on the way stops the run there: the clock goes no
+    /// further than the next cue's time.
     fn advance_while(&mut self, t: SimTime, go_on: &mut dyn FnMut() -> bool) -> bool {
+        let t = match self.next_cue_time() {
+            Some(c) if c < t => c.max(self.engine.now()),
+            _ => t,
+        };
         loop {
             match self.engine.next_event_time() {
                 Some(n) if n <= t => {
@@ -300,10 +407,14 @@ impl Session {
                         return false;
                     }
                     self.step();
+                    if self.reach_cue_and_say() {
+                        return true;
+                    }
                 }
                 _ => {
                     self.engine.step_until(t);
                     self.sync_twin();
+                    self.reach_cue_and_say();
                     return true;
                 }
             }
@@ -328,9 +439,22 @@ impl Session {
     }
 
     fn step_while(&mut self, go_on: &mut dyn FnMut() -> bool) -> usize {
+        // A cue already due (another at the same instant as the one just
+        // shown) is reached before any further event.
+        if self.reach_cue_and_say() {
+            return 0;
+        }
         let mut k = 0;
         while go_on() && self.step() {
             k += 1;
+            if self.reach_cue_and_say() {
+                self.sync_twin();
+                return k;
+            }
+        }
+        // The last event handled: a cue after it is reached now.
+        if k > 0 {
+            self.reach_cue_and_say();
         }
         self.sync_twin();
         if k == 0
@@ -341,9 +465,11 @@ impl Session {
         k
     }
 
-    /// Runs until no event is left (a finite workload).
+    /// Runs until no event is left (a finite workload), past every cue.
     pub fn run_to_end(&mut self) {
         while self.step() {}
+        self.next_cue = self.cues.len();
+        self.shown = None;
         if let Some(t) = &mut self.twin {
             t.run_to_end();
         }
@@ -404,8 +530,29 @@ impl Session {
             }
             Request::TogglePause => {
                 self.paused = !self.paused;
+                self.rushing = false;
+                if !self.paused {
+                    self.shown = None;
+                }
                 Message::ok(if self.paused { "paused" } else { "running" })
             }
+            Request::NextCue => match self.next_cue_time() {
+                Some(at) => {
+                    self.shown = None;
+                    self.paused = false;
+                    self.rushing = true;
+                    Message::ok(format!(
+                        "running to cue {} of {} at t = {}",
+                        self.next_cue + 1,
+                        self.cues.len(),
+                        super::format::secs(at.as_secs_f64())
+                    ))
+                }
+                None if self.cues.is_empty() => Message::error(
+                    "this scenario has no cues (a lesson's [[timeline]] entries with action = \"cue\")",
+                ),
+                None => Message::error("no cue is left: that was the last one · Space runs on"),
+            },
             Request::Faster => {
                 self.speed = self.speed.faster();
                 Message::ok(format!("speed {}", self.speed.label()))
@@ -416,12 +563,19 @@ impl Session {
             }
             Request::StepEvent => {
                 self.paused = true;
+                if let Some(cue) = self.reach_cue() {
+                    self.message = Some(Message::ok(cue));
+                    return;
+                }
                 let m = match (self.engine.is_done(), &mut self.twin) {
                     (true, Some(t)) => t.step_event(),
                     _ => self.step_event(),
                 };
                 self.sync_twin();
-                m
+                match self.reach_cue() {
+                    Some(cue) => Message::ok(format!("{} · {cue}", m.text)),
+                    None => m,
+                }
             }
             Request::StepJob(id) => {
                 self.paused = true;
@@ -448,11 +602,17 @@ impl Session {
                         self.metrics = self.scenario.new_metrics();
                         self.recent.clear();
                         self.ended = 0;
+                        self.next_cue = 0;
+                        self.shown = None;
+                        self.rushing = false;
                         if let Some(t) = &mut self.twin {
                             t.handle(Request::Restart { new_seed });
                         }
                         self.sync_twin();
-                        Message::ok(format!("restarted with seed {seed}"))
+                        match self.reach_cue() {
+                            Some(cue) => Message::ok(format!("restarted with seed {seed} · {cue}")),
+                            None => Message::ok(format!("restarted with seed {seed}")),
+                        }
                     }
                     Err(e) => Message::error(format!("✗ cannot restart: {e}")),
                 }
@@ -510,6 +670,11 @@ impl Session {
                 return Message::error(format!("no event is left; job {id} still waits"));
             }
             let after = self.engine.job_state(id);
+            if after == Some(before)
+                && let Some(cue) = self.reach_cue()
+            {
+                return Message::ok(format!("{cue} · job {id} has not moved yet"));
+            }
             if after != Some(before) {
                 let t = super::format::secs(self.now().as_secs_f64());
                 return Message::ok(match after {
@@ -604,6 +769,8 @@ impl Session {
             recent: self.recent.iter().cloned().collect(),
             version: self.version,
             twin: self.twin.as_mut().map(|t| Box::new(t.snapshot())),
+            cue: self.shown.clone(),
+            cues: (self.cues.len(), self.next_cue),
         }
     }
 }

@@ -145,6 +145,33 @@ impl Message {
     }
 }
 
+/// A lesson's cue the run stands paused at (see [`crate::scenario::Cue`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CueView {
+    /// Which cue, from 1, of how many the scenario has.
+    pub number: usize,
+    pub count: usize,
+    /// Grows by one every time a cue is reached (a restart meets the
+    /// first cue again): the console selects the cue's job once per cue.
+    pub seq: u64,
+    /// The cue's time, seconds.
+    pub at: f64,
+    pub text: String,
+    /// The job to select, where it is at the cue.
+    pub select: Option<(u64, CueJob)>,
+    pub pane: Option<crate::scenario::CuePane>,
+}
+
+/// Where a cue's job is when the cue is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CueJob {
+    /// Queued at this position (0 is the head).
+    Queued(usize),
+    Running,
+    /// Not yet arrived, or ended.
+    Elsewhere,
+}
+
 /// Everything a pane may read: immutable, published by the driver.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -177,6 +204,10 @@ pub struct Snapshot {
     /// The policy's reason for the queued job the console asked about
     /// (selected, or its detail open), with its id.
     pub why: Option<(u64, crate::sched::Explanation)>,
+    /// The cue the run stands paused at, while its box shows.
+    pub cue: Option<Arc<CueView>>,
+    /// The scenario's cues, and how many of them the run has reached.
+    pub cues: (usize, usize),
 }
 
 impl Snapshot {

@@ -68,13 +68,15 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let snap: &Snapshot = &app.snapshot;
     let n = snap.engine.clusters.len() as u16;
     let links = panes::links::height(snap);
-    let body = area.height - 2 - links - 2;
+    let cue = panes::cue::height(snap, area.width).min(area.height / 4);
+    let body = area.height - 2 - links - cue - 2;
     let top = ((body * 11) / 20).max(n + 3).min(body.saturating_sub(9));
-    let [status, top_area, bottom, links, message, keys] = Layout::vertical([
+    let [status, top_area, bottom, links, cue, message, keys] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Length(top),
         Constraint::Fill(1),
         Constraint::Length(links),
+        Constraint::Length(cue),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -95,6 +97,7 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     panes::groups::render(snap, ctx, groups, buf);
     panes::history::render(snap, ctx, history, buf);
     panes::links::render(snap, ctx, links, buf);
+    panes::cue::render(snap, ctx, cue, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);
 }
@@ -103,15 +106,18 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
 /// differences, the message and the keys.
 fn compare_view(app: &App, twin: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let snap: &Snapshot = &app.snapshot;
-    let [status, body, message, keys] = Layout::vertical([
+    let cue = panes::cue::height(snap, area.width).min(area.height / 4);
+    let [status, body, cue, message, keys] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Fill(1),
+        Constraint::Length(cue),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(area);
     panes::status::render(snap, ctx, status, buf);
     panes::compare::render(snap, twin, ctx, body, buf);
+    panes::cue::render(snap, ctx, cue, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);
 }
@@ -123,14 +129,19 @@ fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let snap: &Snapshot = &app.snapshot;
     let n = snap.engine.clusters.len() as u16;
     let links = panes::links::height(snap).min(2);
-    let body = area.height - 2 - links - 3;
+    // The cue's box takes the metrics line's row and some of the lower
+    // pane's: at 80×24 the lower pane keeps six rows or more.
+    let cue = panes::cue::height(snap, area.width).min(area.height / 4);
+    let metrics_h = u16::from(cue == 0);
+    let body = area.height - 2 - links - cue - 2 - metrics_h;
     let top = (n + 3).max(7).min(body.saturating_sub(8));
-    let [status, top_area, lower, links, metrics, message, keys] = Layout::vertical([
+    let [status, top_area, lower, links, cue, metrics, message, keys] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Length(top),
         Constraint::Fill(1),
         Constraint::Length(links),
-        Constraint::Length(1),
+        Constraint::Length(cue),
+        Constraint::Length(metrics_h),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
@@ -148,6 +159,7 @@ fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     lower_hint(app.lower, ctx, lower, buf);
     panes::links::render(snap, ctx, links, buf);
+    panes::cue::render(snap, ctx, cue, buf);
     panes::metrics::render(snap, ctx, metrics, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);

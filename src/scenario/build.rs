@@ -3,7 +3,8 @@
 
 use super::kinds::{self, Listed, Workload, join};
 use super::schema::{
-    GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, ScenarioFile, TimelineEntry,
+    Cue, GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, ScenarioFile, Timed,
+    TimelineEntry,
 };
 use super::values::Shown;
 use super::{Scenario, ScenarioError};
@@ -137,11 +138,18 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     // The timeline in the order it applies, with the policy in force at
     // each command: an injected job that policy could never run is refused
     // here, before any run.
-    let mut timeline: Vec<&Spanned<TimelineEntry>> = f.timeline.iter().collect();
-    timeline.sort_by(|a, b| a.get_ref().at.0.total_cmp(&b.get_ref().at.0));
+    let mut timeline: Vec<(usize, &Spanned<TimelineEntry>)> =
+        f.timeline.iter().enumerate().collect();
+    timeline.sort_by(|a, b| a.1.get_ref().at.0.total_cmp(&b.1.get_ref().at.0));
     let mut next_id = crate::engine::INJECTED_ID_BASE + 1;
-    for entry in timeline {
-        let command = &entry.get_ref().command;
+    for (index, entry) in timeline {
+        let command = match &entry.get_ref().what {
+            Timed::Command(c) => c,
+            Timed::Cue(cue) => {
+                check_cue(s, cue, index, entry.span(), &facts, next_id)?;
+                continue;
+            }
+        };
         check_command(s, command, &facts.platform, entry.span())?;
         match command {
             Command::SetPolicy { policy: spec } => {
@@ -328,6 +336,75 @@ fn injected_admitted(
     Ok(())
 }
 
+/// The most characters a cue's text may have: what a box of four lines
+/// holds on an 80-column terminal.
+pub const CUE_TEXT_MAX: usize = 280;
+
+/// A cue's text says something in one paragraph of at most
+/// [`CUE_TEXT_MAX`] characters, and the job it selects is one the
+/// workload has (where the workload is a list known before the run: a
+/// listed job, or one the timeline injected before the cue; `next_id` is
+/// the id the next injected job gets).
+fn check_cue(
+    s: &Scenario,
+    cue: &Cue,
+    index: usize,
+    entry: std::ops::Range<usize>,
+    facts: &WorkloadFacts,
+    next_id: u64,
+) -> Result<(), ScenarioError> {
+    let at = |key: &str, m: String| {
+        let span = timeline_key_span(s, index, key).unwrap_or_else(|| entry.clone());
+        s.error_at(span, format!("timeline: cue `{key}` {m}"))
+    };
+    let text = cue.text.trim();
+    if text.is_empty() {
+        return Err(at("text", "must say something, found an empty text".into()));
+    }
+    let n = cue.text.chars().count();
+    if n > CUE_TEXT_MAX {
+        return Err(at(
+            "text",
+            format!(
+                "must be at most {CUE_TEXT_MAX} characters (about four lines of an 80-column terminal), found {n}"
+            ),
+        ));
+    }
+    if let Some(c) = cue.text.chars().find(|c| c.is_control()) {
+        return Err(at(
+            "text",
+            format!("must be one paragraph without control characters, found {c:?}"),
+        ));
+    }
+    if let Some(id) = cue.select
+        && facts.graphs.is_none()
+        && let Some(jobs) = facts.workload.listed()
+    {
+        let injected = (crate::engine::INJECTED_ID_BASE + 1..next_id).contains(&id);
+        if !injected && !jobs.iter().any(|j| j.id == id) {
+            let mut ids: Vec<u64> = jobs.iter().map(|j| j.id).collect();
+            ids.sort_unstable();
+            let shown: Vec<String> = ids.iter().take(12).map(u64::to_string).collect();
+            let more = if ids.len() > 12 { ", …" } else { "" };
+            return Err(at(
+                "select",
+                format!(
+                    "names job {id}, which the workload does not have (its jobs: {}{more})",
+                    shown.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The text span of `key` in the timeline's entry number `index` (in file
+/// order), where the file writes it.
+fn timeline_key_span(s: &Scenario, index: usize, key: &str) -> Option<std::ops::Range<usize>> {
+    let doc = toml_edit::Document::parse(s.text()).ok()?;
+    doc.as_item().get("timeline")?.get(index)?.get(key)?.span()
+}
+
 fn check_command(
     s: &Scenario,
     c: &Command,
@@ -492,9 +569,12 @@ impl Scenario {
             policies,
         )
         .map_err(|m| self.invalid(m))?;
+        // Cues are the console's: the engine never sees them.
         for entry in &f.timeline {
             let e = entry.get_ref();
-            engine.schedule_command(SimTime::from_secs_f64(e.at.0), e.command.clone());
+            if let Some(command) = e.command() {
+                engine.schedule_command(SimTime::from_secs_f64(e.at.0), command.clone());
+            }
         }
         Ok(engine)
     }

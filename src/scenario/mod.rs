@@ -12,7 +12,7 @@ pub mod values;
 
 pub use build::WorkloadFacts;
 pub use kinds::{Workload, WorkloadKindEntry};
-pub use schema::{Bound, Oversize, Replications, ScenarioFile};
+pub use schema::{Bound, Cue, CuePane, Oversize, Replications, ScenarioFile};
 
 use crate::engine::Command;
 use crate::model::SimTime;
@@ -247,6 +247,24 @@ impl Scenario {
             path: self.origin.clone(),
             message: message.into(),
         }
+    }
+
+    /// The cues of the timeline in the order the console meets them: by
+    /// time, cues at the same time as written.
+    pub fn cues(&self) -> Vec<(SimTime, schema::Cue)> {
+        let mut cues: Vec<(SimTime, schema::Cue)> = self
+            .file
+            .timeline
+            .iter()
+            .filter_map(|e| match &e.get_ref().what {
+                schema::Timed::Cue(c) => {
+                    Some((SimTime::from_secs_f64(e.get_ref().at.0), c.clone()))
+                }
+                schema::Timed::Command(_) => None,
+            })
+            .collect();
+        cues.sort_by_key(|c| c.0);
+        cues
     }
 
     /// This scenario with `log` appended to its `[[timeline]]`: running the

@@ -2,7 +2,6 @@
 //! `[[timeline]]` entries, both as edits of the scenario's own text.
 
 use super::ScenarioError;
-use super::schema::TimelineEntry;
 use super::values::Seconds;
 use crate::engine::Command;
 use crate::model::SimTime;
@@ -98,6 +97,14 @@ fn set_in_table(t: &mut Table, keys: &[&str], value: Value) -> Result<(), String
     set_path(child, rest, value)
 }
 
+/// A command as a `[[timeline]]` entry writes it.
+#[derive(serde::Serialize)]
+struct Entry<'a> {
+    at: Seconds,
+    #[serde(flatten)]
+    command: &'a Command,
+}
+
 /// The scenario text with one `[[timeline]]` entry appended per command.
 pub fn append_timeline(text: &str, log: &[(SimTime, Command)]) -> String {
     let mut out = text.trim_end().to_string();
@@ -106,9 +113,9 @@ pub fn append_timeline(text: &str, log: &[(SimTime, Command)]) -> String {
         out.push_str("\n# Commands recorded in the console, replayed in order.\n");
     }
     for (at, command) in log {
-        let entry = TimelineEntry {
+        let entry = Entry {
             at: Seconds(at.as_secs_f64()),
-            command: command.clone(),
+            command,
         };
         out.push_str("\n[[timeline]]\n");
         if let Ok(toml::Value::Table(t)) = toml::Value::try_from(&entry) {

@@ -478,12 +478,116 @@ pub struct MetricsSection {
     pub groups: GroupBounds,
 }
 
-/// A command at a simulated time (seconds).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A `[[timeline]]` entry: a command, or a lesson's cue, at a simulated
+/// time (seconds).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct TimelineEntry {
     pub at: Seconds,
     #[serde(flatten)]
-    pub command: Command,
+    pub what: Timed,
+}
+
+impl TimelineEntry {
+    /// The engine command, if this entry is one (not a cue).
+    pub fn command(&self) -> Option<&Command> {
+        match &self.what {
+            Timed::Command(c) => Some(c),
+            Timed::Cue(_) => None,
+        }
+    }
+}
+
+/// What a timeline entry holds: an operator command the engine carries
+/// out, or a cue only the console reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Timed {
+    Command(Command),
+    Cue(Cue),
+}
+
+/// A lesson's cue (`action = "cue"`): the console pauses when simulated
+/// time reaches it, shows `text`, selects job `select` and focuses
+/// `pane`. The engine never sees a cue: a headless run of the scenario is
+/// the same with its cues as without them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cue {
+    pub text: String,
+    pub select: Option<u64>,
+    pub pane: Option<CuePane>,
+}
+
+impl Cue {
+    /// The cue of a timeline entry's keys (`action` taken out), each
+    /// error naming its key.
+    fn of(mut table: toml::Table) -> Result<Cue, String> {
+        let field = |key: &str, e: toml::de::Error| {
+            format!(
+                "`{key}` {}",
+                super::messages::plain(e.message().trim_end(), "")
+            )
+        };
+        let text = match table.remove("text") {
+            Some(v) => String::deserialize(v).map_err(|e| field("text", e))?,
+            None => return Err("missing field `text`".into()),
+        };
+        let select = table
+            .remove("select")
+            .map(u64::deserialize)
+            .transpose()
+            .map_err(|e| field("select", e))?;
+        let pane = table
+            .remove("pane")
+            .map(CuePane::deserialize)
+            .transpose()
+            .map_err(|e| field("pane", e))?;
+        if let Some(k) = table.keys().next() {
+            return Err(format!(
+                "unknown field `{k}`, expected one of `at`, `action`, `text`, `select`, `pane`"
+            ));
+        }
+        Ok(Cue { text, select, pane })
+    }
+}
+
+/// The console panes a cue may focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CuePane {
+    Queue,
+    Clusters,
+    Backfill,
+    Groups,
+    History,
+}
+
+/// The action that makes an entry a cue.
+pub const CUE_ACTION: &str = "cue";
+
+impl<'de> Deserialize<'de> for Timed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = toml::Table::deserialize(d)?;
+        let action = table
+            .get("action")
+            .and_then(|a| a.as_str())
+            .map(str::to_string);
+        if action.as_deref() == Some(CUE_ACTION) {
+            table.remove("action");
+            return Cue::of(table).map(Timed::Cue).map_err(D::Error::custom);
+        }
+        Command::deserialize(toml::Value::Table(table))
+            .map(Timed::Command)
+            .map_err(|e| {
+                let m = e.message().trim_end();
+                // An unknown action: the list of actions has the cue too.
+                match action {
+                    Some(a) if m.starts_with(&format!("unknown variant `{a}`")) => {
+                        D::Error::custom(format!("{m}, `{CUE_ACTION}`"))
+                    }
+                    _ => D::Error::custom(m),
+                }
+            })
+    }
 }
 
 /// Bounds on a named figure for `schedscope check`.

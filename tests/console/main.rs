@@ -16,6 +16,9 @@ mod console_driver;
 #[path = "../console_huge.rs"]
 mod console_huge;
 
+#[path = "../console_lessons.rs"]
+mod console_lessons;
+
 #[path = "../console_replay.rs"]
 mod console_replay;
 

@@ -4,6 +4,7 @@
 pub mod backfill_windows;
 pub mod clusters;
 pub mod compare;
+pub mod cue;
 pub mod detail;
 pub mod estimate_prompt;
 pub mod groups;
