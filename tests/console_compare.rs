@@ -11,10 +11,11 @@ use schedscope::scenario::Scenario;
 use std::path::Path;
 use std::sync::Arc;
 
+/// The lesson's workload without its cues, which would pause the run.
 fn scenario(policy: &str) -> Scenario {
     Scenario::load_with(
         Path::new("scenarios/teach-backfill.toml"),
-        &[format!("policy.name={policy}")],
+        &[format!("policy.name={policy}"), "timeline=[]".into()],
     )
     .unwrap()
 }

@@ -14,6 +14,9 @@ mod properties;
 #[path = "../explanations.rs"]
 mod explanations;
 
+#[path = "../explain_hand.rs"]
+mod explain_hand;
+
 #[path = "../backfill_properties.rs"]
 mod backfill_properties;
 

@@ -522,6 +522,7 @@ impl Phased for Ar {
         if let Some(s) = starts.iter().find(|s| s.job == key) {
             let procs = s.processors.as_ref().and_then(|p| p.first());
             let on = procs.map_or_else(String::new, |p| format!(" on {}", processor_list(p)));
+
             return Explanation::starts(if pass.planned(job.id) {
                 format!("its slot in a reservation has come{on}")
             } else {
@@ -538,7 +539,7 @@ impl Phased for Ar {
         for p in &pass.plans {
             if let Some((_, at, procs)) = p.entries.iter().find(|e| e.0 == job.id) {
                 return Explanation::waits(format!(
-                    "A reservation holds it: it starts at {} on processors {} (the reservation runs from {} to {}{}).",
+                    "A reservation holds it: it starts at {} on {} (the reservation runs from {} to {}{}).",
                     explain::ahead(view.now, *at),
                     processor_list(procs),
                     explain::ahead(view.now, p.start),
@@ -630,8 +631,17 @@ impl Phased for Ar {
     }
 }
 
-/// Processors as ranges: `0-3, 7`.
+/// Processors as ranges: `processors 0-3, 7`, `processor 5`.
 fn processor_list(procs: &[u32]) -> String {
+    let word = if procs.len() == 1 {
+        "processor"
+    } else {
+        "processors"
+    };
+    format!("{word} {}", processor_ranges(procs))
+}
+
+fn processor_ranges(procs: &[u32]) -> String {
     let mut sorted = procs.to_vec();
     sorted.sort_unstable();
     let mut parts: Vec<String> = Vec::new();

@@ -351,12 +351,16 @@ pub fn explain_easy(
         .map(|(&f, &x)| f.min(x))
         .collect();
     let extra_text = if extra.len() == 1 {
-        format!("only {} extra", extra[0])
+        format!(
+            "only {} {} extra",
+            extra[0],
+            if extra[0] == 1 { "is" } else { "are" }
+        )
     } else {
-        format!("the clusters have {} extra", counts(&extra))
+        format!("the clusters have only {} extra", counts(&extra))
     };
     Explanation::waits(format!(
-        "Backfilling it would delay the head, job {head_id}: its estimated end {} is after the head's shadow time {}, and it needs {} where {extra_text} processors are free beyond that time.",
+        "Backfilling it would delay the head, job {head_id}: its estimated end {} is after the head's shadow time {}, and it needs {}, where {extra_text} beyond that time.",
         ahead(view.now, end),
         ahead(view.now, shadow),
         asks(view, key),
@@ -391,10 +395,11 @@ pub fn explain_reserved(
     };
     let before = view.queue.iter().take_while(|&&k| k != key).count();
     Explanation::waits(format!(
-        "Its reservation is at {} {}: the earliest time {} are free for its estimated {}, given the running jobs' estimates and the reservations of the {before} job{} queued before it.",
+        "Its reservation is at {} {}: the earliest time its {} {} free for its estimated {}, given the running jobs' estimates and the reservations of the {before} job{} queued before it.",
         ahead(view.now, start),
         on_clusters(view, &assignment),
         asks(view, key),
+        if view.job(key).size == 1 { "is" } else { "are" },
         span(estimate),
         if before == 1 { "" } else { "s" },
     ))

@@ -501,6 +501,113 @@ mod tests {
         decide_jobs(strategy, platform, free, &jobs)
     }
 
+    /// What `strategy` says of each queued job of these sizes (leaving
+    /// their split to the policy) on `free` of `platform`, nothing
+    /// running: (verdict, text) in queue order.
+    fn explain_all(
+        strategy: Strategy,
+        platform: &Platform,
+        free: &[u32],
+        sizes: &[u32],
+    ) -> Vec<(crate::sched::Verdict, String)> {
+        let mut jobs = Slab::new();
+        let queue: Vec<JobKey> = sizes
+            .iter()
+            .zip(1..)
+            .map(|(&size, id)| {
+                JobKey(jobs.insert(JobView {
+                    id,
+                    size,
+                    estimate: SimTime::from_secs(10),
+                    arrival: id,
+                    rate: 1.0,
+                    ..JobView::default()
+                }))
+            })
+            .collect();
+        let view = SystemView {
+            now: SimTime::ZERO,
+            platform,
+            free,
+            queue: &queue,
+            running: &[],
+            jobs: &jobs,
+            queue_edits: 0,
+            requeue_expired: false,
+            kill_expired: false,
+            reservations: &[],
+            seed: 0,
+        };
+        let policy = CoAlloc::new(strategy, PolicySpec::default());
+        queue
+            .iter()
+            .map(|&k| {
+                let e = Phased::explain(&policy, &view, k);
+                (e.verdict, e.text)
+            })
+            .collect()
+    }
+
+    /// Two clusters of 4 with 0 and 3 free: a job of 4 waits at the head
+    /// under CBS (its 75 %, 3 tasks, fits c1, the rest nowhere), JPR (4
+    /// free are not there) and PAS (4 tasks do not fit the 3 free: the
+    /// package is empty); a job of 1 behind it waits for it.
+    #[test]
+    fn each_strategy_says_why_the_head_and_the_job_behind_it_wait() {
+        use crate::sched::Verdict::{Starts, Waits};
+        let p = Platform::uniform(2, 4);
+        let cbs = explain_all(Strategy::Cbs, &p, &[0, 3], &[4, 1]);
+        assert_eq!(
+            cbs,
+            [
+                (
+                    Waits,
+                    "It is the head and cannot be placed: CBS puts 3 of its 4 tasks (75 %) on one cluster and the rest elsewhere, and finds no such room; free per cluster: 0 and 3.".to_string()
+                ),
+                (
+                    Waits,
+                    "CBS keeps FCFS order and nothing passes the head: it waits behind job 1, which cannot be placed now.".to_string()
+                ),
+            ]
+        );
+        let jpr = explain_all(Strategy::Jpr, &p, &[0, 3], &[4, 1]);
+        assert_eq!(
+            jpr[0].1,
+            "It is the head and cannot be placed: JPR finds no 4 free processors for it; free per cluster: 0 and 3."
+        );
+        let pas = explain_all(Strategy::Pas, &p, &[0, 3], &[4, 1]);
+        assert_eq!(
+            pas[0],
+            (
+                Waits,
+                "It is not in the package: the package is the jobs from the head whose tasks together fit the 3 free processors, and with its 4 tasks it would need 4.".to_string()
+            )
+        );
+        assert!(
+            pas[1].1.starts_with("PAS keeps FCFS order")
+                || pas[1].1.contains("package ended at job 1"),
+            "{}",
+            pas[1].1
+        );
+        // With 2 + 3 free, the package is jobs 1 and 2 (5 tasks) and job 3
+        // (1 more) is left out; CBS places the first two.
+        let pas = explain_all(Strategy::Pas, &p, &[2, 3], &[2, 3, 1]);
+        assert_eq!(pas[0].0, Starts);
+        assert_eq!(pas[1].0, Starts);
+        assert_eq!(
+            pas[2],
+            (
+                Waits,
+                "It is not in the package: the package is the jobs from the head whose tasks together fit the 5 free processors, and with its 1 tasks it would need 6.".to_string()
+            )
+        );
+        let cbs = explain_all(Strategy::Cbs, &p, &[2, 3], &[2, 3, 1]);
+        assert_eq!(
+            cbs[0],
+            (Starts, "CBS places it in FCFS order: on c1".to_string())
+        );
+    }
+
     /// [`decide`] for jobs of (size, components asked for, if any).
     fn decide_jobs(
         strategy: Strategy,

@@ -516,18 +516,18 @@ impl Fjt {
         let needs = |j: &JobView| match &j.app {
             None => format!("it needs {} processors", j.size),
             Some(app) if self.fifo => format!(
-                "{name} starts it at its largest size, {} processes",
-                app.largest()
+                "{name} starts it at its largest size, {}",
+                explain::plural(app.largest() as u64, "process", "processes")
             ),
             Some(app) if app.long => format!(
-                "a long job starts with at least {} processes, folded at most {} to a processor: {} processors",
+                "a long job starts with at least {} processes, folded at most {} to a processor: {}",
                 self.long_min(j),
                 self.mpl(j),
-                self.need(j)
+                explain::plural(self.need(j) as u64, "processor", "processors")
             ),
             Some(_) => format!(
-                "a short job starts at its smallest size, {} processes",
-                self.need(j)
+                "a short job starts at its smallest size, {}",
+                explain::plural(self.need(j) as u64, "process", "processes")
             ),
         };
         if head_key == key {

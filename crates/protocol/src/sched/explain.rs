@@ -159,6 +159,11 @@ pub fn place(view: &SystemView<'_>, job: JobKey) -> String {
     format!("{} of {} in the queue", ordinal(pos), view.queue.len())
 }
 
+/// A count with its noun: `1 process`, `2 processes`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
 pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
