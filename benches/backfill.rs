@@ -3,7 +3,7 @@
 //! 60 processors: the queue grows to thousands, so every decision faces a
 //! long queue), on Batsim's 801-job workload with counted and with pinned
 //! processors, on a synthetic multi-cluster workload, and on the multi-cluster
-//! default at a heavier load with exact and with ±99 % estimates. The trace benches
+//! default at a heavier load with exact, ±30 % and ±99 % estimates. The trace benches
 //! are skipped when `../shared/data` is absent.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -65,10 +65,17 @@ fn bench(c: &mut Criterion) {
     }
     // The multi-cluster default under conservative backfilling at a
     // heavier load (interarrival 0.55), with exact estimates and with
-    // ±99 % uniform error (#38): the error run's queue grows, so every
-    // compression walks a long queue; 4,000 jobs keep a sample short.
+    // ±30 % and ±99 % uniform error (#38): the error runs' queue grows, so
+    // every compression walks a long queue; 4,000 jobs keep a sample short.
     for (name, estimates) in [
         ("exact", &["estimates.source=exact"][..]),
+        (
+            "error-30",
+            &[
+                "estimates.source=uniform-error",
+                "estimates.error_percent=30",
+            ][..],
+        ),
         (
             "error-99",
             &[

@@ -109,3 +109,6 @@ mod nothing_lost;
 
 #[path = "../own_workload_kind.rs"]
 mod own_workload_kind;
+
+#[path = "../conservative_estimate_error.rs"]
+mod conservative_estimate_error;
