@@ -148,7 +148,7 @@ pub static KEYMAP: &[Binding] = &[
     b(Normal, &[PageDown], "PgDn", "", "", Action::PageDown),
     b(Normal, &[Home], "Home", "", "first / last job in the queue", Action::Home),
     b(Normal, &[End], "End", "", "", Action::End),
-    b(Normal, &[Enter], "Enter", "job", "the selected job's detail", Action::Detail),
+    b(Normal, &[Enter], "Enter", "job", "the selected job's detail, why it waits", Action::Detail),
     b(Normal, &[Char('s')], "s", "save", "save scenario + commands as a new file", Action::Save),
     b(Normal, &[Char('r')], "r", "", "restart with the same / the next seed", Action::Restart),
     b(Normal, &[Char('R')], "R", "", "", Action::RestartNewSeed),

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget, Wrap};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let e = &snap.engine;
@@ -54,10 +54,30 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             },
         )
     };
-    if let Some(line) = why.filter(|_| why_h > 0) {
-        Paragraph::new(line)
-            .wrap(Wrap { trim: true })
-            .render(why_area, buf);
+    if let Some((text, verdict)) = why.filter(|_| why_h > 0) {
+        let lines = fitted(&text, why_area.width as usize, why_h as usize);
+        // `why 12` dim and bold, the verdict in its tone, the reason plain.
+        let head_len = text.find(':').map_or(0, |i| i + 1);
+        let id_end = "why ".len() + text[4..].find(' ').unwrap_or(0);
+        let drawn: Vec<Line> = lines
+            .into_iter()
+            .enumerate()
+            .map(|(n, l)| {
+                if n == 0 && head_len > id_end && l.len() >= head_len {
+                    Line::from(vec![
+                        Span::styled(
+                            l[..id_end].to_string(),
+                            ctx.dim().add_modifier(Modifier::BOLD),
+                        ),
+                        Span::styled(l[id_end..head_len].to_string(), verdict),
+                        Span::raw(l[head_len..].to_string()),
+                    ])
+                } else {
+                    Line::raw(l)
+                }
+            })
+            .collect();
+        Paragraph::new(drawn).render(why_area, buf);
     }
     let visible = inner.height.saturating_sub(1) as usize;
     let offset = if selected >= visible {
@@ -117,7 +137,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
 
 /// `why 12 waits: …`, the policy's reason for the queued job at position
 /// `selected`, when the snapshot carries the reason for that job.
-pub fn why_line(snap: &Snapshot, ctx: &Ctx, selected: usize) -> Option<Line<'static>> {
+pub fn why_line(snap: &Snapshot, ctx: &Ctx, selected: usize) -> Option<(String, Style)> {
     let (id, why) = snap.why.as_ref()?;
     let row = snap.engine.queue.get(selected)?;
     if row.id != *id {
@@ -128,11 +148,25 @@ pub fn why_line(snap: &Snapshot, ctx: &Ctx, selected: usize) -> Option<Line<'sta
         Verdict::Waits => ctx.head(),
         Verdict::Unknown => ctx.dim(),
     };
-    Some(Line::from(vec![
-        Span::styled(format!("why {id} "), ctx.dim().add_modifier(Modifier::BOLD)),
-        Span::styled(format!("{}: ", why.verdict.word()), verdict),
-        Span::raw(why.text.clone()),
-    ]))
+    Some((
+        format!("why {id} {}: {}", why.verdict.word(), why.text),
+        verdict,
+    ))
+}
+
+/// `text` in at most `rows` lines of `width`: where it does not fit, the
+/// last line ends with `… ⏎` (the job's detail shows it whole).
+fn fitted(text: &str, width: usize, rows: usize) -> Vec<String> {
+    let mut lines = crate::console::panes::detail::wrap(text, width);
+    if lines.len() > rows {
+        lines.truncate(rows);
+        if let Some(last) = lines.last_mut() {
+            let keep = width.saturating_sub(4);
+            let cut: String = last.chars().take(keep).collect();
+            *last = format!("{} … ⏎", cut.trim_end());
+        }
+    }
+    lines
 }
 
 /// What a queue row is drawn with.
