@@ -58,6 +58,10 @@ pub const HISTORY_EVERY: f64 = 10.0;
 /// The most history samples kept: at this many, pairs are merged and the
 /// time between samples doubles, so the history spans the whole run.
 pub const HISTORY_LEN: usize = 512;
+/// The least wall time between two explanations of the same job while
+/// the run goes on.
+const WHY_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Records kept for the job-detail view of jobs that have ended.
 const RECENT_LEN: usize = 256;
 /// The most events `n` handles while looking for the job's next event.
@@ -98,6 +102,7 @@ pub struct Session {
     /// only when something happened).
     explained: Option<u64>,
     why: Option<(u64, u64, Option<Explanation>)>,
+    why_at: std::time::Instant,
     /// The scenario's cues by time, and how many have been reached.
     cues: Vec<(SimTime, Cue)>,
     next_cue: usize,
@@ -152,6 +157,7 @@ impl Session {
             watched: None,
             explained: None,
             why: None,
+            why_at: std::time::Instant::now(),
             cues,
             next_cue: 0,
             shown: None,
@@ -731,11 +737,21 @@ impl Session {
     fn why(&mut self) -> Option<(u64, Explanation)> {
         let id = self.explained?;
         let events = self.engine.counters().events;
-        let fresh = matches!(&self.why, Some((i, n, _)) if *i == id && *n == events);
-        if !fresh {
+        // An explanation runs a decision pass on a copy of the policy:
+        // while the run goes on it is found again at most every
+        // WHY_EVERY of wall time (tens of milliseconds each with a queue
+        // of tens of thousands), at once for another job or when paused.
+        let stale = match &self.why {
+            Some((i, n, _)) if *i == id => {
+                *n != events && (self.paused || self.why_at.elapsed() >= WHY_EVERY)
+            }
+            _ => true,
+        };
+        if stale {
             let read = self.engine.read();
             let e = read.key_of(id).and_then(|k| read.explain(k));
             self.why = Some((id, events, e));
+            self.why_at = std::time::Instant::now();
         }
         let (_, _, e) = self.why.as_ref()?;
         e.clone().map(|e| (id, e))

@@ -68,10 +68,20 @@ impl Explanation {
 }
 
 /// A duration as a sentence says it: whole seconds bare (`412 s`), else
-/// one decimal (`2.5 s`).
+/// one decimal (`2.5 s`); from an hour on in hours and minutes (`2 h 5
+/// min`), from a day on in days and hours (`628 d 16 h`).
 pub fn span(d: SimTime) -> String {
     let s = d.as_secs_f64();
-    if s.fract() == 0.0 && s.abs() < 1e15 {
+    if s.abs() >= 3600.0 && s.is_finite() {
+        let whole = s.abs().round() as u64;
+        let sign = if s < 0.0 { "-" } else { "" };
+        return if whole >= 86_400 {
+            format!("{sign}{} d {} h", whole / 86_400, whole % 86_400 / 3600)
+        } else {
+            format!("{sign}{} h {} min", whole / 3600, whole % 3600 / 60)
+        };
+    }
+    if s.fract() == 0.0 {
         format!("{} s", s as i64)
     } else {
         format!("{s:.1} s")
@@ -200,6 +210,9 @@ mod tests {
             "+120 s"
         );
         assert_eq!(ahead(SimTime::from_secs(10), SimTime::from_secs(10)), "now");
+        assert_eq!(span(SimTime::from_secs(3599)), "3599 s");
+        assert_eq!(span(SimTime::from_secs(7500)), "2 h 5 min");
+        assert_eq!(span(SimTime::from_secs(54_317_898)), "628 d 16 h");
     }
 
     #[test]
