@@ -170,18 +170,7 @@ impl Policy for Probe {
 /// reservation papers' (days of simulated time per run; the reservation
 /// scheduler is probed on the lessons and by switches).
 fn scenarios() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("scenarios/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            !name.starts_with("sulistio") && !name.starts_with("trace-")
-        })
-        .collect();
-    v.sort();
-    v
+    common::shipped_scenarios(|name| !name.starts_with("sulistio") && !name.starts_with("trace-"))
 }
 
 /// A few operator commands over the run: a switch to the next policy of

@@ -43,23 +43,14 @@ struct Tally {
 /// for all: the trace scenarios differ only in their file and platform,
 /// and reading each whole trace thirty times over would take minutes.
 fn scenarios() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("scenarios/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            // The reservation scheduler, chosen or switched to, serves
-            // the paper scenarios' thousands of task graphs five at a time
-            // half an hour apart: days of simulated time however few
-            // trace jobs run (`tests/sulistio_findings.rs` runs them).
-            !name.starts_with("sulistio")
-                && (!name.starts_with("trace-") || name.contains("kth") || name.contains("lublin"))
-        })
-        .collect();
-    v.sort();
-    v
+    common::shipped_scenarios(|name| {
+        // The reservation scheduler, chosen or switched to, serves
+        // the paper scenarios' thousands of task graphs five at a time
+        // half an hour apart: days of simulated time however few
+        // trace jobs run (`tests/sulistio_findings.rs` runs them).
+        !name.starts_with("sulistio")
+            && (!name.starts_with("trace-") || name.contains("kth") || name.contains("lublin"))
+    })
 }
 
 /// A random timeline over `[0, span]` on `scenario`'s platform.

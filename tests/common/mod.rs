@@ -20,3 +20,18 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     println!("skipping: {} is absent", p.display());
     None
 }
+
+/// The shipped scenario files (`scenarios/*.toml`) whose file names pass
+/// `keep`, sorted.
+#[allow(dead_code)]
+pub fn shipped_scenarios(keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("scenarios/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| keep(&p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    v.sort();
+    v
+}

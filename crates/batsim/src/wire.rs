@@ -59,21 +59,7 @@ impl Numbering {
 /// Resource numbers, in order and each once, written as an interval set:
 /// `"0-3 5 7-8"`.
 pub fn format_set(ids: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < ids.len() {
-        let mut j = i;
-        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            ids[i].to_string()
-        } else {
-            format!("{}-{}", ids[i], ids[j])
-        });
-        i = j + 1;
-    }
-    parts.join(" ")
+    schedscope_protocol::sched::explain::runs(ids, " ")
 }
 
 /// An interval set as the protocol writes it (`"1 2 4-8"`), in order,

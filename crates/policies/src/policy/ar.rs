@@ -644,21 +644,8 @@ fn processor_list(procs: &[u32]) -> String {
 fn processor_ranges(procs: &[u32]) -> String {
     let mut sorted = procs.to_vec();
     sorted.sort_unstable();
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < sorted.len() {
-        let mut j = i;
-        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            sorted[i].to_string()
-        } else {
-            format!("{}-{}", sorted[i], sorted[j])
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
+    sorted.dedup();
+    explain::runs(&sorted, ", ")
 }
 
 /// Its catalog entry.

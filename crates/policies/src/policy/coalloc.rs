@@ -510,42 +510,17 @@ mod tests {
         free: &[u32],
         sizes: &[u32],
     ) -> Vec<(crate::sched::Verdict, String)> {
-        let mut jobs = Slab::new();
-        let queue: Vec<JobKey> = sizes
-            .iter()
-            .zip(1..)
-            .map(|(&size, id)| {
-                JobKey(jobs.insert(JobView {
-                    id,
-                    size,
-                    estimate: SimTime::from_secs(10),
-                    arrival: id,
-                    rate: 1.0,
-                    ..JobView::default()
-                }))
-            })
-            .collect();
-        let view = SystemView {
-            now: SimTime::ZERO,
-            platform,
-            free,
-            queue: &queue,
-            running: &[],
-            jobs: &jobs,
-            queue_edits: 0,
-            requeue_expired: false,
-            kill_expired: false,
-            reservations: &[],
-            seed: 0,
-        };
-        let policy = CoAlloc::new(strategy, PolicySpec::default());
-        queue
-            .iter()
-            .map(|&k| {
-                let e = Phased::explain(&policy, &view, k);
-                (e.verdict, e.text)
-            })
-            .collect()
+        let asked: Vec<(u32, &[u32])> = sizes.iter().map(|&s| (s, &[][..])).collect();
+        on_view(platform, free, &asked, |view| {
+            let policy = CoAlloc::new(strategy, PolicySpec::default());
+            view.queue
+                .iter()
+                .map(|&k| {
+                    let e = Phased::explain(&policy, view, k);
+                    (e.verdict, e.text)
+                })
+                .collect()
+        })
     }
 
     /// Two clusters of 4 with 0 and 3 free: a job of 4 waits at the head
@@ -615,6 +590,23 @@ mod tests {
         free: &[u32],
         asked: &[(u32, &[u32])],
     ) -> Vec<(u64, Assignment)> {
+        on_view(platform, free, asked, |view| {
+            let mut out = Vec::new();
+            CoAlloc::new(strategy, PolicySpec::default()).schedule(view, &mut out);
+            out.into_iter()
+                .map(|s| (view.job(s.job).id, s.assignment))
+                .collect()
+        })
+    }
+
+    /// `f` on a view of queued jobs of (size, components asked for, if
+    /// any), numbered from 1, on `free` of `platform`, nothing running.
+    fn on_view<T>(
+        platform: &Platform,
+        free: &[u32],
+        asked: &[(u32, &[u32])],
+        f: impl FnOnce(&SystemView<'_>) -> T,
+    ) -> T {
         let mut jobs = Slab::new();
         let queue: Vec<JobKey> = asked
             .iter()
@@ -631,7 +623,7 @@ mod tests {
                 }))
             })
             .collect();
-        let view = SystemView {
+        f(&SystemView {
             now: SimTime::ZERO,
             platform,
             free,
@@ -643,12 +635,7 @@ mod tests {
             kill_expired: false,
             reservations: &[],
             seed: 0,
-        };
-        let mut out = Vec::new();
-        CoAlloc::new(strategy, PolicySpec::default()).schedule(&view, &mut out);
-        out.into_iter()
-            .map(|s| (jobs[s.job.0].id, s.assignment))
-            .collect()
+        })
     }
 
     #[test]

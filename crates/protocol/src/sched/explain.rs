@@ -174,6 +174,27 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Runs of consecutive numbers in `ids` (in order, each once) as
+/// `first-last` (`first` alone for a run of one), joined by `sep`:
+/// `0-3, 5, 7-8` with `", "`.
+pub fn runs(ids: &[u32], sep: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            ids[i].to_string()
+        } else {
+            format!("{}-{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    parts.join(sep)
+}
+
 /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
 pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
