@@ -14,14 +14,17 @@
 //! Three things make it a schedscope policy: the [`Policy`] trait (its one
 //! decision call: what it starts, given a [`SystemView`]), a [`PolicyEntry`] (its name, what it
 //! is, the parameters it reads, its label and its builder) and one call to
-//! [`catalog::register`] before the command line is read.
+//! [`catalog::register`] before the command line is read. It also says why
+//! a job waits ([`Policy::explain`]): its own pass run on a copy of it.
 
 use schedscope::model::{Platform, SimTime};
 use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::catalog::{self, PolicyEntry};
+use schedscope::sched::explain;
 use schedscope::sched::{
-    BackfillView, Decisions, JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    BackfillView, Decision, Decisions, Explanation, JobKey, Policy, PolicySpec, PolicyState, Start,
+    StartKind, SystemView,
 };
 
 /// The policy's name in scenarios, commands and the picker.
@@ -47,6 +50,7 @@ pub fn register() -> Result<(), String> {
 /// Processors per cluster a job takes: (cluster, width) per component.
 type Assignment = Vec<(u16, u32)>;
 
+#[derive(Clone)]
 pub struct SjfEasy {
     spec: PolicySpec,
     plan: BackfillView,
@@ -198,5 +202,52 @@ impl Policy for SjfEasy {
 
     fn plan(&self, _view: &SystemView<'_>) -> Option<BackfillView> {
         Some(self.plan.clone())
+    }
+
+    /// Its own decision pass, run on a copy: the job starts if the copy
+    /// starts it; else the shortest job waiting holds the reservation,
+    /// and this one either is that job or waits for it.
+    fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
+        let mut pass = self.clone();
+        let mut out = Decisions::default();
+        pass.decide(view, &mut out);
+        let started = out
+            .decisions()
+            .iter()
+            .any(|d| matches!(d, Decision::Start(s) if s.job == job));
+        if started {
+            return Explanation::starts(
+                "it fits now, shortest estimates first or around the reservation",
+            );
+        }
+        let j = view.job(job);
+        let rank = view
+            .queue
+            .iter()
+            .filter(|&&k| {
+                let o = view.job(k);
+                (o.estimate, o.arrival) < (j.estimate, j.arrival)
+            })
+            .count();
+        let reservation = match (pass.plan.head, pass.plan.shadow) {
+            (Some(h), Some(t)) if h == j.id => {
+                return Explanation::waits(format!(
+                    "Its estimate, {}, is the shortest of those waiting: it holds the reservation at {}, when the running jobs' estimates free what it needs.",
+                    explain::span(j.estimate),
+                    explain::ahead(view.now, t)
+                ));
+            }
+            (Some(h), Some(t)) => format!(
+                "job {h} holds the reservation at {}",
+                explain::ahead(view.now, t)
+            ),
+            _ => "no job holds a reservation".to_string(),
+        };
+        Explanation::waits(format!(
+            "SJF takes the queue shortest estimate first: its estimate, {}, ranks {} of {}; {reservation}, and it cannot start now without delaying that reservation.",
+            explain::span(j.estimate),
+            explain::ordinal(rank + 1),
+            view.queue.len()
+        ))
     }
 }

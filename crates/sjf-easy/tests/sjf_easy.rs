@@ -158,3 +158,30 @@ fn the_program_runs_it_in_every_command() {
     assert!(out.contains("pass  mean_wait = 4.0000"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// teach-backfill under sjf-easy: H (job 3, 5 s estimated) is the shortest
+/// waiting from 1 and holds the reservation at 20, when A's 2 processors
+/// come back; Q (job 4, 10 s) ranks second and cannot start at 12 without
+/// delaying it (C's processor came back, but Q would end at 22).
+#[test]
+fn it_says_why_a_job_waits_by_its_own_pass() {
+    registered();
+    let sc = schedscope::scenario::Scenario::load_with(
+        std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/teach-backfill.toml"
+        )),
+        &["policy.name=sjf-easy".to_string()],
+    )
+    .expect("scenario");
+    let said =
+        schedscope::cli::explain::explain(&sc, sc.seed(), &[(3, 2.0), (4, 12.0)]).expect("run");
+    let texts: Vec<&str> = said.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Its estimate, 5 s, is the shortest of those waiting: it holds the reservation at +18 s, when the running jobs' estimates free what it needs.",
+            "SJF takes the queue shortest estimate first: its estimate, 10 s, ranks 2nd of 2; job 3 holds the reservation at +8 s, and it cannot start now without delaying that reservation.",
+        ]
+    );
+}
