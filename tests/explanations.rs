@@ -255,7 +255,30 @@ fn every_policy_explains_what_it_then_does() {
             }
         }
     }
+    // EASY and conservative backfilling with reservations pinned to
+    // numbered processors (a policy of its own each), on one cluster.
+    let pinned_before = SEEN.with(|s| s.borrow().clone());
+    for path in [
+        "scenarios/teach-backfill.toml",
+        "scenarios/batsim-medium-late.toml",
+    ] {
+        for policy in ["easy", "conservative"] {
+            let sets = [
+                format!("policy.name={policy}"),
+                "policy.machines=pinned".to_string(),
+            ];
+            let scenario = Scenario::load_with(std::path::Path::new(path), &sets).expect(path);
+            run(std::path::Path::new(path), &scenario, false);
+        }
+    }
     let seen = SEEN.with(|s| s.borrow().clone());
+    for policy in ["easy", "conservative"] {
+        let (a, b) = (pinned_before[policy], seen[policy]);
+        assert!(
+            b.starts > a.starts && b.waits > a.waits,
+            "pinned {policy}: the property saw too little"
+        );
+    }
     for policy in catalog::names() {
         let s = seen.get(policy.as_str()).copied().unwrap_or_default();
         assert!(
