@@ -810,3 +810,16 @@ fn the_smaller_refusals_say_what_is_wrong() {
     );
     assert!(!dir.path().join("t/sweep.sbatch").exists());
 }
+
+/// README's table of policies is the catalog's, word for word: a policy
+/// added, renamed or given a key shows there.
+#[test]
+fn the_readme_lists_every_built_in_policy() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table = schedscope::policy::catalog::markdown_table();
+    assert!(
+        readme.contains(&table),
+        "README.md's table of policies is not the catalog's; it should read:\n{table}"
+    );
+}

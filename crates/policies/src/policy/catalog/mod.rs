@@ -19,7 +19,8 @@ use crate::sched::{PolicyBuilder, PolicyName, PolicySpec};
 
 pub use entries::POLICIES;
 pub use params::{
-    check, check_key, choice, count, declared_only, describe, number, param, set, value,
+    check, check_key, choice, count, declared_only, describe, markdown_table, number, param, set,
+    value,
 };
 
 /// One policy as the rest of schedscope knows it.

@@ -264,6 +264,30 @@ pub fn describe() -> String {
     out
 }
 
+/// The built-in policies as a Markdown table (name, what it does, the
+/// scenario keys it reads), for the README, which a test holds to it.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| `policy.name` | what it does | its keys |\n|---|---|---|\n");
+    for e in super::entries::POLICIES {
+        let keys: Vec<String> = e
+            .params
+            .iter()
+            .map(|p| format!("`policy.{}`", scenario_key(p.key)))
+            .collect();
+        let keys = if keys.is_empty() {
+            "–".to_string()
+        } else {
+            keys.join(", ")
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {keys} |\n",
+            e.name.as_str(),
+            e.summary,
+        ));
+    }
+    out
+}
+
 /// `"a", "b" or "c"`.
 fn one_of(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
