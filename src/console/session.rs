@@ -757,13 +757,6 @@ impl Session {
         e.clone().map(|e| (id, e))
     }
 
-    /// Why job `id` waits now, by the policy in force (`None` unless it
-    /// is queued): what `schedscope run --explain` prints.
-    pub fn explain(&self, id: u64) -> Option<Explanation> {
-        let read = self.engine.read();
-        read.key_of(id).and_then(|k| read.explain(k))
-    }
-
     /// The immutable picture panes draw from.
     pub fn snapshot(&mut self) -> Snapshot {
         self.version += 1;

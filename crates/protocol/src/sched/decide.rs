@@ -102,8 +102,7 @@ impl Decisions {
     /// Whether a [`Phased`] policy has passed its schedule step at this
     /// decision point: its later rounds start nothing.
     pub fn past_schedule(&self) -> bool {
-        self.step > step::SCHEDULE && self.step != step::DONE
-            || self.step == step::DONE && self.round > 0
+        self.step > step::SCHEDULE && (self.step != step::DONE || self.round > 0)
     }
 
     /// Sets [`Decisions::step`].
