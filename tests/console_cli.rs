@@ -20,7 +20,7 @@ fn no_command_off_a_terminal_prints_the_default_table() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("ngubiri-fpfs · 5×20 · FPFS(maxJumps 10) + worst fit · seed 1"),
+        text.starts_with("tour · 24/16/16/8 · EASY backfilling + worst fit · seed 1"),
         "{text}"
     );
     assert!(text.contains("ART (mean response)"), "{text}");

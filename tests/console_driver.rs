@@ -25,8 +25,9 @@ fn wait_until(driver: &mut Driver, what: &str, ok: impl Fn(&Snapshot) -> bool) -
 
 #[test]
 fn applies_requests_and_publishes_their_result() {
-    let sc = Scenario::embedded_default();
-    let session = Session::new(sc, 1, true).unwrap();
+    let sc = ngubiri();
+    let mut session = Session::new(sc, 1, true).unwrap();
+    session.speed = Speed::Rate(50.0);
     let mut d = Driver::spawn(session).unwrap();
     let send = |d: &Driver, r| d.requests.send(ToDriver::Request(r)).unwrap();
     send(&d, Request::Faster);
@@ -63,7 +64,7 @@ fn applies_requests_and_publishes_their_result() {
 
 #[test]
 fn runs_flat_out() {
-    let sc = Scenario::embedded_default();
+    let sc = ngubiri();
     let mut session = Session::new(sc, 1, true).unwrap();
     session.speed = Speed::Max;
     let mut d = Driver::spawn(session).unwrap();
@@ -74,4 +75,15 @@ fn runs_flat_out() {
     let s = wait_until(&mut d, "an event rate", |s| s.events_per_sec > 0.0);
     assert!(s.events_per_sec > 0.0);
     d.stop();
+}
+
+/// The group-wise co-allocation study, `scenarios/default.toml`.
+fn ngubiri() -> Scenario {
+    Scenario::parse(
+        include_str!("../scenarios/default.toml"),
+        "scenarios/default.toml",
+        std::path::Path::new("."),
+        &[],
+    )
+    .unwrap()
 }

@@ -19,7 +19,7 @@ fn scenario() -> Scenario {
         "run.warmup_jobs=100".to_string(),
     ];
     Scenario::parse(
-        schedscope::scenario::DEFAULT_SCENARIO,
+        include_str!("../scenarios/default.toml"),
         "default",
         Path::new("."),
         &sets,
@@ -348,7 +348,7 @@ fn a_session_saved_after_the_next_seed_and_an_injection_replays_headless() {
         "run.replications=3".to_string(),
     ];
     let sc = Scenario::parse(
-        schedscope::scenario::DEFAULT_SCENARIO,
+        include_str!("../scenarios/default.toml"),
         "default",
         Path::new("."),
         &sets,

@@ -66,6 +66,55 @@ fn start(tag: &str, w: u16, h: u16) -> Option<(Session, tempfile::TempDir, PathB
     start_with(tag, w, h, "")
 }
 
+/// The arguments that open the group-wise co-allocation study.
+fn ngubiri() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.toml");
+    format!("console '{}'", path.display())
+}
+
+/// What a newcomer sees: no arguments open the tour, and within seconds
+/// the queue, the processor maps, the links, the backfill windows and the
+/// group figures all show something, at 80×24 and at 120×40.
+#[test]
+fn no_arguments_open_the_tour_and_every_view_moves() {
+    let Some((s, _dir, exit_file)) = start("tour", 120, 40) else {
+        return;
+    };
+    s.wait_for("schedscope · tour · 24/16/16/8 · seed 1");
+    s.wait_for("▶ running");
+    // Within ten seconds of wall time at the first speed: jobs queued and
+    // backfilled, a link in use, the group table with figures.
+    let pane = s.wait_for("backfilled");
+    for part in [
+        "Queue",
+        "Clusters · a cell per processor",
+        "Head & backfill",
+        "Groups by size",
+        "link c16b",
+    ] {
+        assert!(pane.contains(part), "{part} missing:\n{pane}");
+    }
+    let start = Instant::now();
+    while !s
+        .capture()
+        .lines()
+        .any(|l| l.contains("link c") && !l.ends_with(" 0 %"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no link ever carried traffic:\n{}",
+            s.capture()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = tmux(&["resize-window", "-t", &s.0, "-x", "80", "-y", "24"]);
+    let pane = s.wait_for("Tab → groups · history");
+    assert!(pane.contains("link c24"), "{pane}");
+    s.send("q");
+    let code = wait_for_file(&exit_file);
+    assert_eq!(code.trim(), "0", "exit status");
+}
+
 /// [`start`], with arguments for the binary.
 fn start_with(
     tag: &str,
@@ -108,7 +157,7 @@ fn start_with(
 
 #[test]
 fn console_in_tmux_policy_inject_estimate_quit() {
-    let Some((s, dir, exit_file)) = start("smoke", 150, 40) else {
+    let Some((s, dir, exit_file)) = start_with("smoke", 150, 40, &ngubiri()) else {
         return;
     };
     s.wait_for("schedscope · ngubiri-fpfs · 5×20 · seed 1");
@@ -154,7 +203,7 @@ fn console_in_tmux_policy_inject_estimate_quit() {
 /// commands, the help scrolled to its end, and a clean exit.
 #[test]
 fn console_in_tmux_at_80_by_24() {
-    let Some((s, _dir, exit_file)) = start("compact", 80, 24) else {
+    let Some((s, _dir, exit_file)) = start_with("compact", 80, 24, &ngubiri()) else {
         return;
     };
     let pane = s.wait_for("schedscope · ngubiri-fpfs · 5×20 · seed 1");

@@ -27,6 +27,9 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 /// as fast with 5 ms as with 15 ms, and a pause showed in 17–27 ms instead
 /// of 31–53 ms with 80,000–90,000 jobs queued (`benches/console_keys.sh`).
 const SLICE: Duration = Duration::from_millis(5);
+/// Where the next event is further away than this many wall seconds at
+/// the speed chosen, the clock skips there.
+const IDLE_SKIP_AFTER: f64 = 3.0;
 /// Wall time the engine may run flat out without simulated time moving on
 /// before the driver pauses it and says it looks stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
@@ -114,13 +117,20 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
         let running = !session.paused && !session.is_done();
         if running {
             let mut budget = Budget::new(SLICE);
-            match session.speed {
+            let speed = session.speed;
+            match speed {
                 // `n`: flat out to the next cue, whatever the speed.
                 _ if session.rushing => {
                     session.step_within(&mut budget);
                 }
                 Speed::Max => {
                     session.step_within(&mut budget);
+                }
+                Speed::Rate(r)
+                    if session.skip_quiet(SimTime::from_secs_f64(r * IDLE_SKIP_AFTER)) =>
+                {
+                    anchor = None;
+                    publish_now = true;
                 }
                 Speed::Rate(r) => {
                     let (w0, s0) = *anchor.get_or_insert((Instant::now(), session.now()));

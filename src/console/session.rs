@@ -74,6 +74,9 @@ pub struct Session {
     engine: Engine,
     fit: Arc<FitRules>,
     metrics: Metrics,
+    /// Every job's figures from the first, while the warm-up lasts: shown
+    /// (marked as such) instead of an empty table.
+    warming: Option<Metrics>,
     history: History,
     next_sample: SimTime,
     recent: VecDeque<JobRecord>,
@@ -132,8 +135,10 @@ impl Session {
         let mut engine = scenario.build_engine_with(seed, endless, policies)?;
         let message = start_at_first_event(&mut engine);
         let metrics = scenario.new_metrics();
+        let warming = scenario.warmup_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
         let cues = scenario.cues();
+        let speed = Speed::for_interarrival(mean_interarrival(&scenario, seed));
         let mut session = Session {
             scenario,
             seed,
@@ -143,9 +148,10 @@ impl Session {
             engine,
             fit,
             metrics,
+            warming,
             recent: VecDeque::new(),
             ended: 0,
-            speed: Speed::DEFAULT,
+            speed,
             paused: false,
             message,
             save_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -341,6 +347,12 @@ impl Session {
         for r in self.engine.drain_records() {
             self.ended += 1;
             self.metrics.record(&r);
+            if let Some(w) = &mut self.warming {
+                w.record(&r);
+            }
+            if self.metrics.excluded >= self.scenario.file.run.warmup_jobs {
+                self.warming = None;
+            }
             if self.recent.len() == RECENT_LEN {
                 self.recent.pop_front();
             }
@@ -391,6 +403,38 @@ impl Session {
             left = left.wrapping_sub(1);
             left != usize::MAX
         })
+    }
+
+    /// Skips a quiet stretch: where nothing happens for longer than
+    /// `longer_than` (no arrival, end or command, here or in the twin, and
+    /// no cue), the clock moves to just before the next event, as it does
+    /// at the start, and says so. A trace's quiet days pass at once rather
+    /// than minutes of a still screen. Returns whether it skipped.
+    pub fn skip_quiet(&mut self, longer_than: SimTime) -> bool {
+        let now = self.engine.now();
+        let next = [
+            self.engine.next_event_time(),
+            self.twin.as_ref().and_then(|t| t.engine.next_event_time()),
+            self.next_cue_time(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        let Some(next) = next else {
+            return false;
+        };
+        if next <= now || next - now <= longer_than {
+            return false;
+        }
+        let to = next - SimTime(1);
+        self.engine.step_until(to);
+        self.sync_twin();
+        self.message = Some(Message::ok(format!(
+            "nothing happens for {}: skipped to t = {}",
+            super::format::secs((to - now).as_secs_f64()),
+            super::format::secs(next.as_secs_f64())
+        )));
+        true
     }
 
     /// Like [`Session::advance_to`], for about `budget`'s wall time.
@@ -606,6 +650,7 @@ impl Session {
                         self.engine = engine;
                         self.seed = seed;
                         self.metrics = self.scenario.new_metrics();
+                        self.warming = self.scenario.warmup_metrics();
                         self.recent.clear();
                         self.ended = 0;
                         self.next_cue = 0;
@@ -770,7 +815,10 @@ impl Session {
             seed: self.seed,
             speed: self.speed,
             paused: self.paused,
-            summary: self.metrics.summary(),
+            summary: match &self.warming {
+                Some(w) => w.summary(),
+                None => self.metrics.summary(),
+            },
             warmup: (self.metrics.excluded, self.scenario.file.run.warmup_jobs),
             history: self.history.clone(),
             events_per_sec: self.events_per_sec,
@@ -782,6 +830,26 @@ impl Session {
             cues: (self.cues.len(), self.next_cue),
         }
     }
+}
+
+/// Twice the mean time between the events of the first jobs of
+/// `scenario`'s workload (up to a thousand jobs: their arrivals, and their
+/// ends had they started at once), over the middle 80 % of those events so
+/// that one very long job does not stretch it: the time between arrivals
+/// where jobs arrive steadily, shorter where a few long jobs arrive
+/// together. What the console's first speed is chosen from. `None` when
+/// there is nothing to measure or the workload cannot be drawn.
+fn mean_interarrival(scenario: &Scenario, seed: u64) -> Option<f64> {
+    const FIRST: u64 = 1000;
+    let mut source = scenario.job_source(seed, Some(FIRST)).ok()?;
+    let mut times = Vec::new();
+    while let Some(j) = source.next_job() {
+        times.extend([j.submit, j.submit.saturating_add(j.runtime)]);
+    }
+    times.sort_unstable();
+    let (lo, hi) = (times.len() / 10, times.len() - 1 - times.len() / 10);
+    let span = (times.get(hi)?.0 - times.get(lo)?.0) as f64 / SimTime::TICKS_PER_SEC as f64;
+    (hi > lo && span > 0.0).then(|| 2.0 * span / (hi - lo) as f64)
 }
 
 fn new_history(start: SimTime) -> History {

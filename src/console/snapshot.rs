@@ -18,7 +18,10 @@ pub enum Speed {
 
 impl Speed {
     /// The steps `+` and `-` move between.
-    pub const LADDER: [Speed; 13] = [
+    pub const LADDER: [Speed; 20] = [
+        Speed::Rate(0.1),
+        Speed::Rate(0.2),
+        Speed::Rate(0.5),
         Speed::Rate(1.0),
         Speed::Rate(2.0),
         Speed::Rate(5.0),
@@ -31,9 +34,32 @@ impl Speed {
         Speed::Rate(1000.0),
         Speed::Rate(2000.0),
         Speed::Rate(5000.0),
+        Speed::Rate(10000.0),
+        Speed::Rate(20000.0),
+        Speed::Rate(50000.0),
+        Speed::Rate(100000.0),
         Speed::Max,
     ];
     pub const DEFAULT: Speed = Speed::Rate(50.0);
+
+    /// The speed that shows about one arrival a wall second when jobs
+    /// arrive `mean_interarrival` simulated seconds apart: the step of the
+    /// ladder nearest to it (by ratio). [`Speed::DEFAULT`]
+    /// where the spacing is unknown (fewer than two arrivals, all at once).
+    pub fn for_interarrival(mean_interarrival: Option<f64>) -> Speed {
+        let Some(m) = mean_interarrival.filter(|m| m.is_finite() && *m > 0.0) else {
+            return Speed::DEFAULT;
+        };
+        let distance = |s: &Speed| match s {
+            Speed::Rate(r) => (r / m).ln().abs(),
+            Speed::Max => f64::INFINITY,
+        };
+        Speed::LADDER
+            .iter()
+            .copied()
+            .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+            .unwrap_or(Speed::DEFAULT)
+    }
 
     fn index(self) -> usize {
         Speed::LADDER
@@ -185,7 +211,8 @@ pub struct Snapshot {
     pub seed: u64,
     pub speed: Speed,
     pub paused: bool,
-    /// Live metrics of the jobs ended so far (after the warm-up).
+    /// Live metrics of the jobs ended so far after the warm-up; while the
+    /// warm-up lasts (`warmup.0 < warmup.1`), of every job ended so far.
     pub summary: Summary,
     /// Jobs left out of the metrics as warm-up so far, and how many the
     /// scenario leaves out.
@@ -234,6 +261,22 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_speed_shows_about_one_arrival_a_second() {
+        assert_eq!(Speed::for_interarrival(Some(0.64)), Speed::Rate(0.5));
+        assert_eq!(Speed::for_interarrival(Some(0.01)), Speed::Rate(0.1));
+        assert_eq!(Speed::for_interarrival(Some(60.0)), Speed::Rate(50.0));
+        assert_eq!(Speed::for_interarrival(Some(124.0)), Speed::Rate(100.0));
+        assert_eq!(Speed::for_interarrival(Some(1500.0)), Speed::Rate(2000.0));
+        assert_eq!(Speed::for_interarrival(Some(1e9)), Speed::Rate(100000.0));
+        assert_eq!(Speed::for_interarrival(Some(0.0)), Speed::DEFAULT);
+        assert_eq!(Speed::for_interarrival(None), Speed::DEFAULT);
+        // Every step is reached by + and - from the chosen one.
+        let s = Speed::for_interarrival(Some(7000.0));
+        assert_eq!(s, Speed::Rate(5000.0));
+        assert_eq!(s.faster(), Speed::Rate(10000.0));
+    }
 
     #[test]
     fn columns_cover_the_whole_history() {

@@ -605,6 +605,18 @@ impl Scenario {
         &self.file.metrics.groups
     }
 
+    /// Metrics of every job from the first, for what the console shows
+    /// while the warm-up lasts; `None` when the scenario has no warm-up.
+    pub fn warmup_metrics(&self) -> Option<Metrics> {
+        (self.file.run.warmup_jobs > 0).then(|| {
+            Metrics::new(
+                self.file.metrics.groups.clone(),
+                0,
+                self.facts.platform.total_processors(),
+            )
+        })
+    }
+
     /// Fresh metrics for one run of this scenario.
     pub fn new_metrics(&self) -> Metrics {
         Metrics::new(

@@ -21,10 +21,11 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// The scenario the binary opens when given none: the group-wise
-/// co-allocation paper's 5 × 20 platform under FPFS(10).
-pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/default.toml");
-pub const DEFAULT_SCENARIO_NAME: &str = "scenarios/default.toml (embedded)";
+/// The scenario the binary opens when given none, the console's tour:
+/// heterogeneous clusters with saturating links, EASY backfilling with
+/// inexact estimates, and the group-wise figures (`scenarios/tour.toml`).
+pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/tour.toml");
+pub const DEFAULT_SCENARIO_NAME: &str = "scenarios/tour.toml (embedded)";
 
 /// Where in a scenario something is wrong.
 #[derive(Clone, Debug, PartialEq)]

@@ -22,6 +22,9 @@ mod console_lessons;
 #[path = "../console_replay.rs"]
 mod console_replay;
 
+#[path = "../console_speed.rs"]
+mod console_speed;
+
 #[path = "../console_soak.rs"]
 mod console_soak;
 

@@ -16,7 +16,12 @@ const WIDTHS: [u16; 8] = [5, 8, 8, 6, 6, 7, 7, 8];
 pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let s = &snap.summary;
     let g = ctx.grouping;
-    let title = format!(" Groups by {} [g] · measured jobs ", g.name());
+    let (excluded, warmup) = snap.warmup;
+    let title = if excluded < warmup {
+        format!(" Groups by {} [g] · warm-up: every job so far ", g.name())
+    } else {
+        format!(" Groups by {} [g] · measured jobs ", g.name())
+    };
     let block = ctx.block(title, Some(Pane::Groups));
     let inner = block.inner(area);
     block.render(area, buf);
@@ -88,11 +93,14 @@ fn notes(snap: &Snapshot) -> Vec<String> {
     let s = &snap.summary;
     let (excluded, warmup) = snap.warmup;
     if excluded < warmup {
-        return vec![format!(
-            "warm-up: the first {} jobs are not measured ({} so far)",
-            int(warmup),
-            int(excluded)
-        )];
+        return vec![
+            format!(
+                "warm-up: the first {} jobs will not be measured ({} so far);",
+                int(warmup),
+                int(excluded)
+            ),
+            "until then the table shows every job that has ended".to_string(),
+        ];
     }
     let mut first = format!("bounded slowdown {}", num1(s.mean_bounded_slowdown));
     if s.killed > 0 {

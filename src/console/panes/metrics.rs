@@ -1,5 +1,6 @@
 //! The key metrics on one line, for the compact layout where the groups
-//! pane is not always on screen: ART, wait, slowdown, utilization now.
+//! pane is not always on screen: ART, wait, slowdown, utilization now
+//! (while the warm-up lasts, of every job so far, marked so).
 
 use super::Ctx;
 use crate::console::format::{int, num1};
@@ -19,27 +20,24 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let mut spans = vec![Span::raw(" ")];
     if excluded < warmup {
         spans.extend([
-            key("warm-up: "),
-            Span::raw(format!(
-                "{} of the first {} jobs (not measured)",
-                int(excluded),
-                int(warmup)
-            )),
-            sep(),
-        ]);
-    } else {
-        spans.extend([
-            key("ART "),
-            Span::styled(format!("{} s", num1(s.art)), ctx.fg(Color::Cyan)),
-            sep(),
-            key("wait "),
-            Span::raw(format!("{} s", num1(s.mean_wait))),
-            sep(),
-            key("slowdown "),
-            Span::raw(num1(s.mean_slowdown)),
+            Span::styled(
+                format!("warm-up {} of {}", int(excluded), int(warmup)),
+                ctx.fg(Color::Yellow),
+            ),
             sep(),
         ]);
     }
+    spans.extend([
+        key("ART "),
+        Span::styled(format!("{} s", num1(s.art)), ctx.fg(Color::Cyan)),
+        sep(),
+        key("wait "),
+        Span::raw(format!("{} s", num1(s.mean_wait))),
+        sep(),
+        key("slowdown "),
+        Span::raw(num1(s.mean_slowdown)),
+        sep(),
+    ]);
     spans.extend([key("util "), Span::styled(util, ctx.good())]);
     if excluded >= warmup {
         spans.extend([sep(), key("measured "), Span::raw(int(s.jobs))]);
@@ -69,7 +67,7 @@ mod tests {
         render(&snap, &Ctx::default(), area, &mut buf);
         let t = text(&buf);
         assert!(
-            t.starts_with(" warm-up: 3 of the first 100 jobs (not measured) · util"),
+            t.starts_with(" warm-up 3 of 100 · ART 32.8 s · wait "),
             "{t}"
         );
     }
