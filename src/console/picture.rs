@@ -778,6 +778,31 @@ mod tests {
     }
 
     #[test]
+    fn blocks_fill_their_part_of_the_cell() {
+        let s = svg(&buffer(&["▄█▏▕░"]));
+        assert!(!s.contains("<text"), "{s}");
+        // The lower half; the full block and the left eighth after it
+        // join into one rectangle; a right eighth at its cell's edge.
+        assert!(
+            s.contains(r#"<rect x="10" y="19" width="9" height="9""#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<rect x="19" y="10" width="10" height="18""#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<rect x="45" y="10" width="1" height="18""#),
+            "{s}"
+        );
+        // A light shade: the text colour a quarter over the background.
+        assert!(
+            s.contains(r##"<rect x="46" y="10" width="9" height="18" fill="#cccccc" fill-opacity="0.25"/>"##),
+            "{s}"
+        );
+    }
+
+    #[test]
     fn reversed_swaps_the_colours_and_backgrounds_run() {
         let mut b = buffer(&["xy z"]);
         b.set_style(Rect::new(0, 0, 3, 1), Style::new().reversed());
