@@ -5,7 +5,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use schedscope::console::app::{App, Msg};
+use schedscope::console::app::App;
 use schedscope::console::session::Session;
 use schedscope::console::ui;
 use schedscope::scenario::Scenario;
@@ -300,39 +300,6 @@ fn blanco_pas_package_links_and_slowdown() {
     assert!(s.contains("SC 2.00"), "{s}");
     assert!(s.contains(" of dedicated speed"), "{s}");
     insta::assert_snapshot!("blanco_pas_job_detail", s);
-}
-
-impl Console {
-    /// The package's wall-clock solve time set to 1 ms, so that screens
-    /// compare across machines.
-    fn fixed_solve_time(&mut self) {
-        use schedscope::model::{Cluster, Platform};
-        use schedscope::policy::package_view::PackageView;
-        let mut s = (*self.app.snapshot).clone();
-        let mut p = s
-            .engine
-            .policy_state
-            .detail::<PackageView>()
-            .expect("a PAS snapshot")
-            .clone();
-        p.solve_micros = 1_000;
-        let platform = Platform {
-            clusters: s
-                .engine
-                .clusters
-                .iter()
-                .map(|c| Cluster {
-                    name: c.name.clone(),
-                    processors: c.processors,
-                    speed: c.speed,
-                })
-                .collect(),
-            ..Platform::default()
-        };
-        s.engine.policy_state =
-            schedscope::sched::PolicyState::new(p.panel(&platform)).with_detail(p);
-        self.app.update(Msg::Snapshot(Arc::new(s)));
-    }
 }
 
 /// The two-site grid under approach 2: the head pane shows each

@@ -11,6 +11,7 @@ pub mod inject_form;
 pub mod keymap;
 pub mod panes;
 pub mod picker;
+pub mod picture;
 pub mod projection;
 pub mod session;
 pub mod snapshot;

@@ -74,6 +74,43 @@ impl Console {
         }
     }
 
+    /// The package's wall-clock solve time set to 1 ms, so that screens
+    /// compare across machines.
+    pub fn fixed_solve_time(&mut self) {
+        use schedscope::model::{Cluster, Platform};
+        use schedscope::policy::package_view::PackageView;
+        let mut s = (*self.app.snapshot).clone();
+        let mut p = s
+            .engine
+            .policy_state
+            .detail::<PackageView>()
+            .expect("a PAS snapshot")
+            .clone();
+        p.solve_micros = 1_000;
+        let platform = Platform {
+            clusters: s
+                .engine
+                .clusters
+                .iter()
+                .map(|c| Cluster {
+                    name: c.name.clone(),
+                    processors: c.processors,
+                    speed: c.speed,
+                })
+                .collect(),
+            ..Platform::default()
+        };
+        s.engine.policy_state =
+            schedscope::sched::PolicyState::new(p.panel(&platform)).with_detail(p);
+        self.app.update(Msg::Snapshot(Arc::new(s)));
+    }
+
+    /// The screen as cells, drawn now.
+    pub fn buffer(&mut self) -> ratatui::buffer::Buffer {
+        self.screen();
+        self.terminal.backend().buffer().clone()
+    }
+
     /// The screen as text, drawn now.
     pub fn screen(&mut self) -> String {
         let app = &self.app;
