@@ -98,19 +98,40 @@ fn has(buf: &Buffer, wants: &[&str]) {
     }
 }
 
-/// The default scenario (Ngubiri's 5 × 20 multi-cluster, FPFS(10) with
-/// worst-fit co-allocation) at 30 minutes, past the warm-up: a queue
-/// behind a head that has been jumped, every cluster busy, the groups
-/// measured.
+/// What `schedscope` opens, the tour: heterogeneous clusters whose links
+/// saturate, EASY backfilling with estimates ±50 %, the group tables.
+/// (At 55 minutes: the c16b link, degraded at 2,000 s, saturated; a
+/// backfilled job running, another past its window.)
+#[test]
+fn tour_links_backfilling_groups() {
+    let mut c = Console::on(Scenario::embedded_default(), W, H).at(3_300.0);
+    let b = c.buffer();
+    has(
+        &b,
+        &[
+            "schedscope · tour",
+            "SATURATED",
+            "expired",
+            "backfilled",
+            "Groups by size",
+        ],
+    );
+    picture("tour", &b);
+}
+
+/// The Ngubiri study (5 × 20 multi-cluster, FPFS(10) with worst-fit
+/// co-allocation, `scenarios/default.toml`) at 30 minutes, past the
+/// warm-up: a queue behind a head that has been jumped, every cluster
+/// busy, the groups measured.
 #[test]
 fn default_fpfs_co_allocation() {
-    let mut c = Console::on(Scenario::embedded_default(), W, H).at(1_800.0);
+    let mut c = Console::on(scenario("default.toml", &[]), W, H).at(1_800.0);
     let b = c.buffer();
     has(
         &b,
         &["t = 1 800.0 s", "▶ running", "Queue ", "▶ head", "jumped "],
     );
-    picture("default", &b);
+    picture("ngubiri", &b);
 }
 
 /// Task graphs in advance reservations (Sulistio's `ar`) on the teaching
