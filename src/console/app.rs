@@ -1360,6 +1360,63 @@ mod tests {
         assert_eq!(a.grouping, Grouping::Components);
     }
 
+    /// Clicks read against a hand-made map of the screen: a row selects,
+    /// a second click opens the detail, a third one after it only selects
+    /// again; a busy cell selects its running job, a free one nothing.
+    #[test]
+    fn clicks_select_and_double_clicks_open() {
+        use crate::console::hits::{Hits, Queued, Spot};
+        let mut a = app();
+        a.drawn = Hits {
+            queue: vec![Spot::new(
+                Rect::new(1, 5, 30, 1),
+                Queued {
+                    pos: 2,
+                    id: fixtures::INJ2,
+                },
+            )],
+            cells: vec![
+                Spot::new(Rect::new(40, 3, 1, 1), Some(10)),
+                Spot::new(Rect::new(41, 3, 1, 1), None),
+            ],
+            ..Hits::default()
+        };
+        let t0 = Instant::now();
+        let click = |a: &mut App, x: u16, y: u16, ms: u64| {
+            let m = MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            };
+            a.update(Msg::Mouse(m, t0 + Duration::from_millis(ms)))
+        };
+        click(&mut a, 10, 5, 0);
+        assert_eq!(a.selected_job(), Some(fixtures::INJ2));
+        assert_eq!(a.mode(), Mode::Normal);
+        click(&mut a, 10, 5, 399);
+        assert_eq!(a.mode(), Mode::Detail);
+        press(&mut a, &[code(KeyCode::Esc)]);
+        click(&mut a, 10, 5, 500);
+        assert_eq!(a.mode(), Mode::Normal, "a third click starts over");
+        // A free processor, then a busy one: job 10 among the windows.
+        click(&mut a, 41, 3, 600);
+        assert_eq!(
+            (a.focus, a.selected_job()),
+            (Pane::Queue, Some(fixtures::INJ2))
+        );
+        click(&mut a, 40, 3, 700);
+        assert_eq!((a.focus, a.selected_job()), (Pane::Backfill, Some(10)));
+        assert!(
+            click(&mut a, 40, 3, 800).contains(&Effect::Send(Request::View {
+                queue: DEFAULT_WINDOW,
+                job: Some(10),
+                explain: Some(10),
+            }))
+        );
+        assert_eq!(a.mode(), Mode::Detail);
+    }
+
     #[test]
     fn running_jobs_are_selected_in_the_backfill_pane() {
         let mut a = app();
