@@ -199,6 +199,59 @@ fn console_in_tmux_policy_inject_estimate_quit() {
     assert!(log.contains("console closes"), "{log}");
 }
 
+/// The mouse in a real terminal: the console asks tmux for mouse reports
+/// while it runs, a click (sent as the terminal would, an SGR report) on
+/// the third queued row selects that job, a second one opens its detail,
+/// and `q` gives the mouse back with the rest of the terminal.
+#[test]
+fn console_in_tmux_takes_the_mouse_and_gives_it_back() {
+    let Some((s, _dir, exit_file)) = start("mouse", 150, 40) else {
+        return;
+    };
+    s.wait_for("▶ running");
+    let mouse = || tmux(&["display-message", "-p", "-t", &s.0, "#{mouse_any_flag}"]);
+    assert_eq!(mouse().unwrap_or_default().trim(), "1", "mouse reports on");
+    // Paused with three jobs or more waiting: the third row under the
+    // queue's column headings, and its job.
+    let third = |pane: &str| -> Option<(usize, String)> {
+        let lines: Vec<&str> = pane.lines().collect();
+        let heading = lines.iter().position(|l| l.contains("  job size "))?;
+        let id = lines.get(heading + 3)?.split_whitespace().nth(1)?;
+        id.parse::<u64>().ok()?;
+        Some((heading + 3, id.to_string()))
+    };
+    let start = Instant::now();
+    let (row, id) = loop {
+        assert!(start.elapsed() < Duration::from_secs(30), "{}", s.capture());
+        if third(&s.capture()).is_none() {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        s.send("Space");
+        if let Some(found) = third(&s.wait_for("⏸ paused")) {
+            break found;
+        }
+        s.send("Space");
+        s.wait_for("▶ running");
+    };
+    // SGR reports count from 1: press and release of the left button.
+    let click = || {
+        for end in ["M", "m"] {
+            let report = format!("\x1b[<0;8;{}{end}", row + 1);
+            tmux(&["send-keys", "-t", &s.0, "-l", &report]).expect("tmux send-keys");
+        }
+    };
+    click();
+    s.wait_for(&format!("why {id} "));
+    click();
+    click();
+    s.wait_for(&format!(" Job {id} · n next event"));
+    s.send("Escape");
+    s.send("q");
+    assert_eq!(wait_for_file(&exit_file).trim(), "0", "exit status");
+    assert_eq!(mouse().unwrap_or_default().trim(), "0", "mouse given back");
+}
+
 /// The compact layout in the size most terminals open at: the same
 /// commands, the help scrolled to its end, and a clean exit.
 #[test]
@@ -335,7 +388,8 @@ fn console_with_pid(tag: &str, then: &str) -> Option<(Session, tempfile::TempDir
 
 /// The console killed by `signal` in a tmux pane: the exit code, what
 /// `stty -a` then says of the pane's terminal, and whether tmux still sees
-/// the alternate screen on and the cursor hidden. `None` without tmux.
+/// the alternate screen on, the cursor hidden and mouse reports asked
+/// for. `None` without tmux.
 fn killed_by(signal: &str) -> Option<(String, String, String)> {
     // Once the console is gone, the pane's shell reads the terminal's
     // settings as the operator's shell would find them.
@@ -353,7 +407,7 @@ fn killed_by(signal: &str) -> Option<(String, String, String)> {
         "-p",
         "-t",
         &s.0,
-        "alternate #{alternate_on} cursor #{cursor_flag}",
+        "alternate #{alternate_on} cursor #{cursor_flag} mouse #{mouse_any_flag}",
     ])
     .unwrap_or_default();
     Some((code, stty, flags.trim().to_string()))
@@ -373,8 +427,8 @@ fn a_console_killed_by_a_signal_gives_the_terminal_back() {
             );
         }
         assert_eq!(
-            flags, "alternate 0 cursor 1",
-            "after SIG{signal}: the alternate screen left and the cursor shown"
+            flags, "alternate 0 cursor 1 mouse 0",
+            "after SIG{signal}: the alternate screen left, the cursor shown, the mouse given back"
         );
         assert_eq!(
             exit, code,

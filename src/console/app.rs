@@ -1,7 +1,8 @@
-//! The console's model, its messages and `update`: keys become effects
-//! (requests to the driver, quitting) without any I/O, so key handling is
-//! tested without a terminal.
+//! The console's model, its messages and `update`: keys and clicks become
+//! effects (requests to the driver, quitting) without any I/O, so key and
+//! mouse handling are tested without a terminal.
 
+use super::hits::Hits;
 pub use super::inject_form::{INJECT_FIELDS, InjectForm};
 use super::keymap::{self, Action, Mode};
 use super::panes::help;
@@ -14,17 +15,33 @@ use crate::metrics::Grouping;
 use crate::model::JobRecord;
 use crate::scenario::CuePane;
 use crate::workload::estimates::EstimateModel;
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::Rect;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-/// Something that happened: a key, a new snapshot, the terminal's size
-/// (columns, rows) at the start and on every resize.
+/// Something that happened: a key, a mouse event and when it came, a new
+/// snapshot, the terminal's size (columns, rows) at the start and on
+/// every resize.
 #[derive(Clone, Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    Mouse(MouseEvent, Instant),
     Snapshot(Arc<Snapshot>),
     Resize(u16, u16),
+}
+
+/// Two clicks on the same job this close together open its detail.
+pub const DOUBLE_CLICK: Duration = Duration::from_millis(400);
+
+/// The job a click chose: one waiting in the queue, or one running on the
+/// processor clicked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clicked {
+    Queued(u64),
+    Running(u64),
 }
 
 /// What `update` asks the outside world to do.
@@ -177,6 +194,10 @@ pub struct App {
     pub asked: (QueueWindow, Option<u64>, Option<u64>),
     /// The last cue whose job and pane were selected (its `seq`).
     pub cue_seen: u64,
+    /// Where the last frame drew what: clicks are read against it.
+    pub drawn: Hits,
+    /// The last click on a job and when it came, for a double click.
+    pub last_click: Option<(Instant, Clicked)>,
 }
 
 /// Queue rows either side of the selection the console asks snapshots to
@@ -211,7 +232,20 @@ impl App {
             link_steps,
             asked: (DEFAULT_WINDOW, None, head),
             cue_seen: 0,
+            drawn: Hits::default(),
+            last_click: None,
         }
+    }
+
+    /// Whether a mouse event can do anything: a left click or the wheel.
+    /// The pointer moving, dragging or let go does nothing.
+    pub fn heeds(m: &MouseEvent) -> bool {
+        matches!(
+            m.kind,
+            MouseEventKind::Down(MouseButton::Left)
+                | MouseEventKind::ScrollUp
+                | MouseEventKind::ScrollDown
+        )
     }
 
     pub fn mode(&self) -> Mode {
@@ -306,6 +340,140 @@ impl App {
                 Vec::new()
             }
             Msg::Key(key) => self.key(key),
+            Msg::Mouse(m, at) => self.mouse(m, at),
+        }
+    }
+
+    /// A click or the wheel, read against the last frame drawn. On the
+    /// main screen a click selects a queued job or the job running on a
+    /// processor (twice opens its detail) and the wheel moves the
+    /// selection of the pane under the pointer; the help scrolls; a click
+    /// in the picker moves its cursor. Anything else does nothing.
+    fn mouse(&mut self, m: MouseEvent, at: Instant) -> Vec<Effect> {
+        use MouseEventKind::{Down, ScrollDown, ScrollUp};
+        let (x, y) = (m.column, m.row);
+        let wheel = match m.kind {
+            ScrollUp => Some(Action::Up),
+            ScrollDown => Some(Action::Down),
+            _ => None,
+        };
+        let click = m.kind == Down(MouseButton::Left);
+        match &mut self.overlay {
+            Overlay::None if click => self.click(x, y, at),
+            Overlay::None => {
+                if let Some(a) = wheel {
+                    self.wheel(x, y, a);
+                }
+                Vec::new()
+            }
+            Overlay::Help(_) => {
+                if wheel.is_some() {
+                    self.help(wheel);
+                }
+                Vec::new()
+            }
+            Overlay::Picker(p) if click => {
+                if let Some(row) = self.drawn.picker_row(x, y) {
+                    p.cursor = row.min(p.rows().saturating_sub(1));
+                }
+                Vec::new()
+            }
+            Overlay::Picker(_) => match wheel {
+                Some(a) => {
+                    let code = if a == Action::Up {
+                        KeyCode::Up
+                    } else {
+                        KeyCode::Down
+                    };
+                    self.picker(wheel, KeyEvent::from(code))
+                }
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// A left click at (`x`, `y`) on the main screen.
+    fn click(&mut self, x: u16, y: u16, at: Instant) -> Vec<Effect> {
+        let clicked = match self.drawn.queued(x, y) {
+            Some(q) => Some(Clicked::Queued(q.id)),
+            None => self.drawn.cell(x, y).flatten().map(Clicked::Running),
+        };
+        let Some(clicked) = clicked else {
+            self.last_click = None;
+            return Vec::new();
+        };
+        let double = matches!(self.last_click,
+            Some((then, last)) if last == clicked
+                && at.checked_duration_since(then).is_some_and(|d| d <= DOUBLE_CLICK));
+        // A third click starts over.
+        self.last_click = (!double).then_some((at, clicked));
+        if self.select(clicked) && double {
+            return self.normal(Action::Detail);
+        }
+        Vec::new()
+    }
+
+    /// Selects the job a click chose where the keys would: a queued job in
+    /// the queue, a running one among the windows of head & backfill.
+    /// Whether it could be selected.
+    fn select(&mut self, clicked: Clicked) -> bool {
+        match clicked {
+            Clicked::Queued(id) => match self.snapshot.engine.queue.find(id) {
+                Some((pos, _)) => {
+                    self.selected = pos;
+                    self.focus = Pane::Queue;
+                    true
+                }
+                None => {
+                    self.note = Some(Message::error(format!("job {id} no longer waits")));
+                    false
+                }
+            },
+            Clicked::Running(id) => {
+                match windows(&self.snapshot).iter().position(|r| r.id == id) {
+                    Some(i) => {
+                        self.selected_running = i;
+                        self.focus = Pane::Backfill;
+                        self.lower = Pane::Backfill;
+                        true
+                    }
+                    // Not one of the windows (it ended since): its detail
+                    // says where it is.
+                    None => {
+                        let info = find_job(&self.snapshot, id).unwrap_or(JobInfo::Gone);
+                        self.overlay = Overlay::Detail(DetailState { id, info });
+                        false
+                    }
+                }
+            }
+        }
+    }
+
+    /// The wheel (`Up` or `Down`) over (`x`, `y`): moves the selection of
+    /// the queue or of head & backfill as the arrows do, without leaving
+    /// the pane at its end.
+    fn wheel(&mut self, x: u16, y: u16, a: Action) {
+        let up = a == Action::Up;
+        let step = |at: usize, len: usize| {
+            if up {
+                at.saturating_sub(1)
+            } else {
+                (at + 1).min(len.saturating_sub(1))
+            }
+        };
+        match self.drawn.pane(x, y) {
+            Some(Pane::Queue) => {
+                self.focus = Pane::Queue;
+                self.selected = step(self.selected, self.snapshot.engine.queue.len());
+            }
+            Some(Pane::Backfill) => {
+                self.focus = Pane::Backfill;
+                self.lower = Pane::Backfill;
+                let len = self.snapshot.engine.running.len();
+                self.selected_running = step(self.selected_running, len);
+            }
+            _ => {}
         }
     }
 
@@ -1190,6 +1358,63 @@ mod tests {
         assert_eq!(a.focus, Pane::Queue);
         press(&mut a, &[key('g')]);
         assert_eq!(a.grouping, Grouping::Components);
+    }
+
+    /// Clicks read against a hand-made map of the screen: a row selects,
+    /// a second click opens the detail, a third one after it only selects
+    /// again; a busy cell selects its running job, a free one nothing.
+    #[test]
+    fn clicks_select_and_double_clicks_open() {
+        use crate::console::hits::{Hits, Queued, Spot};
+        let mut a = app();
+        a.drawn = Hits {
+            queue: vec![Spot::new(
+                Rect::new(1, 5, 30, 1),
+                Queued {
+                    pos: 2,
+                    id: fixtures::INJ2,
+                },
+            )],
+            cells: vec![
+                Spot::new(Rect::new(40, 3, 1, 1), Some(10)),
+                Spot::new(Rect::new(41, 3, 1, 1), None),
+            ],
+            ..Hits::default()
+        };
+        let t0 = Instant::now();
+        let click = |a: &mut App, x: u16, y: u16, ms: u64| {
+            let m = MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            };
+            a.update(Msg::Mouse(m, t0 + Duration::from_millis(ms)))
+        };
+        click(&mut a, 10, 5, 0);
+        assert_eq!(a.selected_job(), Some(fixtures::INJ2));
+        assert_eq!(a.mode(), Mode::Normal);
+        click(&mut a, 10, 5, 399);
+        assert_eq!(a.mode(), Mode::Detail);
+        press(&mut a, &[code(KeyCode::Esc)]);
+        click(&mut a, 10, 5, 500);
+        assert_eq!(a.mode(), Mode::Normal, "a third click starts over");
+        // A free processor, then a busy one: job 10 among the windows.
+        click(&mut a, 41, 3, 600);
+        assert_eq!(
+            (a.focus, a.selected_job()),
+            (Pane::Queue, Some(fixtures::INJ2))
+        );
+        click(&mut a, 40, 3, 700);
+        assert_eq!((a.focus, a.selected_job()), (Pane::Backfill, Some(10)));
+        assert!(
+            click(&mut a, 40, 3, 800).contains(&Effect::Send(Request::View {
+                queue: DEFAULT_WINDOW,
+                job: Some(10),
+                explain: Some(10),
+            }))
+        );
+        assert_eq!(a.mode(), Mode::Detail);
     }
 
     #[test]

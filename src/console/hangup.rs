@@ -5,7 +5,7 @@
 //! the UI loop never sees the SIGHUP that came. This watch polls the
 //! terminal for a hang-up alone (it never reads, so it takes no key) and
 //! ends the process as SIGHUP would (exit 129): there is no terminal left
-//! to give back.
+//! to give back, though the mouse is released first in case one is.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -60,6 +60,7 @@ fn watch(done: &AtomicBool) {
         match poll(&mut fds, Some(&timeout)) {
             Ok(_) if hung_up(fds[0].revents()) => {
                 tracing::warn!("the terminal hung up: the console ends");
+                super::release_mouse();
                 std::process::exit(129);
             }
             Ok(_) => {}

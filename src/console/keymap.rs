@@ -85,6 +85,8 @@ pub enum Action {
     Backspace,
     /// Typed text; documents the keys that fall through to a field.
     Type,
+    /// Documents the mouse: no key is bound to it.
+    Mouse,
 }
 
 pub struct Binding {
@@ -149,11 +151,12 @@ pub static KEYMAP: &[Binding] = &[
     b(Normal, &[Home], "Home", "", "first / last job in the queue", Action::Home),
     b(Normal, &[End], "End", "", "", Action::End),
     b(Normal, &[Enter], "Enter", "job", "the selected job's detail, why it waits", Action::Detail),
+    b(Normal, &[], "mouse", "", "click selects, twice opens; wheel moves", Action::Mouse),
     b(Normal, &[Char('s')], "s", "save", "save scenario + commands as a new file", Action::Save),
     b(Normal, &[Char('r')], "r", "", "restart with the same / the next seed", Action::Restart),
     b(Normal, &[Char('R')], "R", "", "", Action::RestartNewSeed),
-    b(Normal, &[Char('?')], "?", "help", "this help", Action::Help),
-    b(Normal, &[Char('q')], "q", "quit", "quit", Action::Quit),
+    b(Normal, &[Char('?')], "?", "help", "this help / quit", Action::Help),
+    b(Normal, &[Char('q')], "q", "quit", "", Action::Quit),
     // Help.
     b(Help, &[Up, Char('k')], "↑ k", "", "scroll up / down", Action::Up),
     b(Help, &[Down, Char('j')], "↓ j", "scroll", "", Action::Down),

@@ -7,6 +7,7 @@ pub mod driver;
 pub mod format;
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
 mod hangup;
+pub mod hits;
 pub mod inject_form;
 pub mod keymap;
 pub mod panes;
@@ -47,7 +48,7 @@ pub fn log_dir() -> PathBuf {
 
 /// Opens the console on `scenario` seeded with `seed` (a generated workload
 /// never runs out) and returns when the operator quits. The terminal is
-/// restored on every way out, panics included. With `paused`, time stands
+/// restored on every way out, panics included, the mouse given back too. With `paused`, time stands
 /// still until the operator runs or steps it. With a `twin`, compare mode:
 /// the twin scenario runs beside it on the same seed and simulated time.
 pub fn run(
@@ -112,6 +113,14 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
             return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
         }
     };
+    if let Err(e) = capture_mouse() {
+        ratatui::restore();
+        driver.stop();
+        for id in handlers {
+            signal_hook::low_level::unregister(id);
+        }
+        return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
+    }
     #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
     let hangup = hangup::Watch::start();
     let result = ui::run(
@@ -124,6 +133,7 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     );
     #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
     hangup.stop();
+    release_mouse();
     ratatui::restore();
     driver.stop();
     for id in handlers {
@@ -139,6 +149,35 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
             tracing::info!("console closes: {stopped}");
             Err(stopped.into())
         }
+    }
+}
+
+/// Whether the console has the mouse: set while it does, so that only
+/// then is the terminal asked to stop reporting it.
+static MOUSE: AtomicBool = AtomicBool::new(false);
+
+/// Asks the terminal to report clicks and the wheel, and makes a panic
+/// give the mouse back before the terminal is restored (the hook
+/// `ratatui::try_init` installed runs next).
+fn capture_mouse() -> std::io::Result<()> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let restore = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            release_mouse();
+            restore(info);
+        }));
+    });
+    crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)?;
+    MOUSE.store(true, Ordering::SeqCst);
+    Ok(())
+}
+
+/// Gives the mouse back to the terminal (its own selection, its own
+/// scrolling) if the console has it; best effort, on every way out.
+pub(crate) fn release_mouse() {
+    if MOUSE.swap(false, Ordering::SeqCst) {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
     }
 }
 

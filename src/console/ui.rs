@@ -3,6 +3,7 @@
 
 use super::app::{App, Effect, Msg, Overlay, Pane};
 use super::driver::ToDriver;
+use super::hits::{Hits, Spot};
 use super::panes::{self, Ctx};
 use super::snapshot::Snapshot;
 use anyhow::anyhow;
@@ -15,7 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// The smallest terminal the full layout fits; below it the compact one.
@@ -32,6 +33,12 @@ pub fn compact(area: Rect) -> bool {
 
 /// Draws the whole screen for `app` into `buf`.
 pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
+    draw(app, color, area, buf);
+}
+
+/// Draws the whole screen for `app` into `buf` and returns where it drew
+/// what, for the mouse to be read against ([`App::drawn`]).
+pub fn draw(app: &App, color: bool, area: Rect, buf: &mut Buffer) -> Hits {
     let ctx = Ctx {
         color,
         focus: app.focus,
@@ -42,29 +49,31 @@ pub fn view(app: &App, color: bool, area: Rect, buf: &mut Buffer) {
     };
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(area, buf);
-        return;
+        return Hits::default();
     }
     let snap: &Snapshot = &app.snapshot;
-    if let Some(twin) = &snap.twin {
+    let mut hits = if let Some(twin) = &snap.twin {
         compare_view(app, twin, &ctx, area, buf);
+        Hits::default()
     } else if compact(area) {
-        compact_view(app, &ctx, area, buf);
+        compact_view(app, &ctx, area, buf)
     } else {
-        full_view(app, &ctx, area, buf);
-    }
+        full_view(app, &ctx, area, buf)
+    };
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help(top) => panes::help::render(&ctx, *top, area, buf),
         Overlay::Detail(d) => panes::detail::render(snap, d, &ctx, area, buf),
-        Overlay::Picker(p) => panes::picker::render(p, &ctx, area, buf),
+        Overlay::Picker(p) => hits.picker = panes::picker::render(p, &ctx, area, buf),
         Overlay::Inject(f) => panes::inject::render(f, &ctx, area, buf),
         Overlay::Estimate(t) => panes::estimate_prompt::render(t, &ctx, area, buf),
     }
+    hits
 }
 
 /// Every pane at once: queue, clusters and head & backfill above, groups
 /// and history below.
-fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Hits {
     let snap: &Snapshot = &app.snapshot;
     let n = snap.engine.clusters.len() as u16;
     let links = panes::links::height(snap);
@@ -91,8 +100,8 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let [groups, history] =
         Layout::horizontal([Constraint::Length(64), Constraint::Fill(1)]).areas(bottom);
     panes::status::render(snap, ctx, status, buf);
-    panes::queue::render(snap, ctx, queue, buf);
-    panes::clusters::render(snap, ctx, clusters, buf);
+    let rows = panes::queue::render(snap, ctx, queue, buf);
+    let cells = panes::clusters::render(snap, ctx, clusters, buf);
     panes::backfill_windows::render(snap, ctx, backfill, buf);
     panes::groups::render(snap, ctx, groups, buf);
     panes::history::render(snap, ctx, history, buf);
@@ -100,6 +109,18 @@ fn full_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     panes::cue::render(snap, ctx, cue, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);
+    Hits {
+        panes: vec![
+            Spot::new(queue, Pane::Queue),
+            Spot::new(clusters, Pane::Clusters),
+            Spot::new(backfill, Pane::Backfill),
+            Spot::new(groups, Pane::Groups),
+            Spot::new(history, Pane::History),
+        ],
+        queue: rows,
+        cells,
+        picker: Vec::new(),
+    }
 }
 
 /// Compare mode: the status, the two sides with the table of
@@ -125,7 +146,7 @@ fn compare_view(app: &App, twin: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buf
 /// A small terminal (80×24 and up): the queue and the clusters above, one
 /// lower pane (head & backfill, groups or history: the last one focused,
 /// Tab reaches the others) and a line of key metrics.
-fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Hits {
     let snap: &Snapshot = &app.snapshot;
     let n = snap.engine.clusters.len() as u16;
     let links = panes::links::height(snap).min(2);
@@ -150,19 +171,38 @@ fn compact_view(app: &App, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     let [queue, clusters] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(clusters_w)]).areas(top_area);
     panes::status::render(snap, ctx, status, buf);
-    panes::queue::render(snap, ctx, queue, buf);
-    panes::clusters::render(snap, ctx, clusters, buf);
-    match app.lower {
-        Pane::Groups => panes::groups::render(snap, ctx, lower, buf),
-        Pane::History => panes::history::render(snap, ctx, lower, buf),
-        _ => panes::backfill_windows::render(snap, ctx, lower, buf),
-    }
+    let rows = panes::queue::render(snap, ctx, queue, buf);
+    let cells = panes::clusters::render(snap, ctx, clusters, buf);
+    let shown = match app.lower {
+        Pane::Groups => {
+            panes::groups::render(snap, ctx, lower, buf);
+            Pane::Groups
+        }
+        Pane::History => {
+            panes::history::render(snap, ctx, lower, buf);
+            Pane::History
+        }
+        _ => {
+            panes::backfill_windows::render(snap, ctx, lower, buf);
+            Pane::Backfill
+        }
+    };
     lower_hint(app.lower, ctx, lower, buf);
     panes::links::render(snap, ctx, links, buf);
     panes::cue::render(snap, ctx, cue, buf);
     panes::metrics::render(snap, ctx, metrics, buf);
     panes::message::render_message(app.message(), ctx, message, buf);
     panes::message::render_keys(app.mode(), ctx, keys, buf);
+    Hits {
+        panes: vec![
+            Spot::new(queue, Pane::Queue),
+            Spot::new(clusters, Pane::Clusters),
+            Spot::new(lower, shown),
+        ],
+        queue: rows,
+        cells,
+        picker: Vec::new(),
+    }
 }
 
 /// The lower panes of the compact layout, in Tab order.
@@ -251,8 +291,9 @@ impl Events for CrosstermEvents {
     }
 }
 
-/// The UI loop: draws when a snapshot, a key or a resize changed something,
-/// turns keys into requests for the driver, and returns on quit.
+/// The UI loop: draws when a snapshot, a key, a click or a resize changed
+/// something, turns keys and clicks into requests for the driver, and
+/// returns on quit.
 pub fn run<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &mut App,
@@ -282,12 +323,14 @@ pub fn run<B: Backend>(
     let mut dirty = true;
     loop {
         if dirty {
+            let mut hits = Hits::default();
             terminal
                 .draw(|f| {
                     let area = f.area();
-                    view(app, color, area, f.buffer_mut())
+                    hits = draw(app, color, area, f.buffer_mut());
                 })
                 .map_err(|e| anyhow!("cannot draw: {e}"))?;
+            app.drawn = hits;
             dirty = false;
         }
         if app.quit || events.stopped() {
@@ -310,6 +353,13 @@ pub fn run<B: Backend>(
             match ev {
                 Event::Key(k) => {
                     let effects = app.update(Msg::Key(k));
+                    send(effects, app)?;
+                    dirty = true;
+                }
+                // The pointer moving, dragging or let go does nothing:
+                // no redraw for it.
+                Event::Mouse(m) if App::heeds(&m) => {
+                    let effects = app.update(Msg::Mouse(m, Instant::now()));
                     send(effects, app)?;
                     dirty = true;
                 }

@@ -3,7 +3,7 @@
 //! the live console's.
 #![allow(dead_code)] // not every test file that shares this module uses all of it
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use schedscope::console::app::{App, Effect, Msg};
@@ -12,6 +12,7 @@ use schedscope::console::ui;
 use schedscope::model::SimTime;
 use schedscope::scenario::Scenario;
 use std::sync::Arc;
+use std::time::Instant;
 
 pub struct Console {
     pub session: Session,
@@ -65,6 +66,20 @@ impl Console {
         }
     }
 
+    /// A mouse event at column `x`, row `y` that came at `at`, against
+    /// the screen last drawn, then a snapshot.
+    pub fn mouse(&mut self, kind: MouseEventKind, x: u16, y: u16, at: Instant) {
+        let m = MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        };
+        let effects = self.app.update(Msg::Mouse(m, at));
+        self.carry_out(effects);
+        self.publish();
+    }
+
     fn carry_out(&mut self, effects: Vec<Effect>) {
         for e in effects {
             match e {
@@ -111,15 +126,18 @@ impl Console {
         self.terminal.backend().buffer().clone()
     }
 
-    /// The screen as text, drawn now.
+    /// The screen as text, drawn now (and where it drew what, for the
+    /// mouse, as the live console keeps it).
     pub fn screen(&mut self) -> String {
         let app = &self.app;
+        let mut hits = Default::default();
         self.terminal
             .draw(|f| {
                 let area = f.area();
-                ui::view(app, true, area, f.buffer_mut())
+                hits = ui::draw(app, true, area, f.buffer_mut());
             })
             .unwrap();
+        self.app.drawn = hits;
         self.terminal.backend().to_string()
     }
 }

@@ -1,5 +1,5 @@
 //! The console without its snapshots: the driver, sessions replayed, paging, huge
-//! queues, a soak under random keys, and a real terminal in tmux.
+//! queues, the mouse, a soak under random keys, and a real terminal in tmux.
 //!
 //! Each file is one module of this binary, where it stays in `tests/`: one
 //! link instead of one per file.
@@ -18,6 +18,9 @@ mod console_huge;
 
 #[path = "../console_lessons.rs"]
 mod console_lessons;
+
+#[path = "../console_mouse.rs"]
+mod console_mouse;
 
 #[path = "../console_replay.rs"]
 mod console_replay;

@@ -8,6 +8,7 @@ use super::reservations::{Now, at_now};
 use super::{BUSY, Ctx, FREE, INJECTED, PART};
 use crate::console::app::Pane;
 use crate::console::format::{fit_int, int};
+use crate::console::hits::Spot;
 use crate::console::snapshot::Snapshot;
 use crate::engine::{CellView, ClusterView};
 use crate::model::ClusterIdx;
@@ -167,7 +168,9 @@ fn title(per: u64, width: usize) -> String {
         .unwrap_or(last)
 }
 
-pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+/// Draws the maps and returns where each processor cell went, with the
+/// job running there (for the mouse).
+pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<Spot<Option<u64>>> {
     let clusters = &snap.engine.clusters;
     let frame = Frame::of(snap);
     let room = (area.width as usize)
@@ -179,11 +182,16 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let marks = Marks::of(snap);
     let mut lines = Vec::new();
+    let mut spots = Vec::new();
     let mut any_reserved = false;
     for (ci, c) in clusters.iter().enumerate() {
         let reserved = at_now(snap, ci as ClusterIdx);
         any_reserved |= !reserved.is_empty();
-        lines.push(cluster_row(c, &reserved, &frame, per, &marks, ctx));
+        let (line, jobs) = cluster_row(c, &reserved, &frame, per, &marks, ctx);
+        if ci < inner.height as usize {
+            spots.extend(cell_spots(&line, &jobs, inner, inner.y + ci as u16));
+        }
+        lines.push(line);
     }
     if (inner.height as usize) > clusters.len() {
         let room = (inner.height as usize) - clusters.len();
@@ -198,6 +206,25 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         ));
     }
     ratatui::widgets::Paragraph::new(lines).render(inner, buf);
+    spots
+}
+
+/// Where the cells of a cluster's `line` (drawn on row `y` of `inner`,
+/// its two first spans the name and the bracket) fall, each with its
+/// cell's job; a cell past the pane's edge is not on the screen.
+fn cell_spots(line: &Line, jobs: &[Option<u64>], inner: Rect, y: u16) -> Vec<Spot<Option<u64>>> {
+    let mut x = inner.x as usize + line.spans.iter().take(2).map(Span::width).sum::<usize>();
+    let right = inner.right() as usize;
+    let mut out = Vec::new();
+    for (span, job) in line.spans.iter().skip(2).zip(jobs) {
+        let w = span.width();
+        if x + w > right {
+            break;
+        }
+        out.push(Spot::new(Rect::new(x as u16, y, w as u16, 1), *job));
+        x += w;
+    }
+    out
 }
 
 /// The running jobs drawn apart: injected ones, and folded ones with
@@ -226,7 +253,8 @@ impl Marks {
 }
 
 /// One cluster's row: its name, a cell per `per` processors (reserved
-/// ones by what they do now), its free count and its speed.
+/// ones by what they do now), its free count and its speed; and the job
+/// running on each cell.
 fn cluster_row(
     c: &ClusterView,
     reserved: &[(u32, Now)],
@@ -234,7 +262,7 @@ fn cluster_row(
     per: u64,
     marks: &Marks,
     ctx: &Ctx,
-) -> Line<'static> {
+) -> (Line<'static>, Vec<Option<u64>>) {
     let mut spans = vec![
         Span::raw(format!(
             "{:>w$}",
@@ -243,7 +271,16 @@ fn cluster_row(
         )),
         Span::styled(" ▕", ctx.dim()),
     ];
-    for d in gather(c, per, reserved) {
+    let cells = gather(c, per, reserved);
+    let jobs = cells
+        .iter()
+        .map(|d| match d.reserved {
+            Some(Now::Graph(id) | Now::Backfill(id)) => Some(id),
+            Some(Now::Idle) => None,
+            None => d.job.filter(|_| d.busy > 0),
+        })
+        .collect();
+    for d in cells {
         if let Some(now) = d.reserved {
             spans.push(match now {
                 Now::Graph(id) => Span::styled(RES_GRAPH, ctx.job(id)),
@@ -285,7 +322,7 @@ fn cluster_row(
     } else if frame.speeds {
         spans.push(Span::raw(format!(" ×{:.1}", c.speed)));
     }
-    Line::from(spans)
+    (Line::from(spans), jobs)
 }
 
 /// What the glyphs mean, in `room` rows of `width` at most: two spaces
@@ -390,6 +427,37 @@ mod tests {
         assert_eq!(buf[(5, 2)].fg, c);
         assert_eq!(buf[(9, 1)].fg, job_color(1_000_000_001));
         assert_eq!(buf[(11, 1)].fg, Color::DarkGray);
+    }
+
+    /// Each processor's spot is the cell drawn for it: a busy glyph in
+    /// its job's colour where a job runs, the free mark where none does;
+    /// a narrow pane draws (and returns) a cell per several processors.
+    #[test]
+    fn the_cells_returned_are_the_cells_drawn() {
+        let snap = fixtures::snapshot();
+        for width in [40, 12] {
+            let area = Rect::new(2, 1, width, 5);
+            let mut buf = Buffer::empty(Rect::new(0, 0, 50, 8));
+            let spots = render(&snap, &Ctx::default(), area, &mut buf);
+            let drawn = |y: u16| spots.iter().filter(|s| s.area.y == y).count();
+            if width == 40 {
+                assert_eq!((drawn(2), drawn(3)), (8, 8));
+            } else {
+                assert!(drawn(2) < 8 && drawn(2) == drawn(3), "{spots:?}");
+            }
+            for s in &spots {
+                assert_eq!((s.area.width, s.area.height), (1, 1));
+                assert!(s.area.right() < area.right(), "inside the border");
+                let cell = &buf[(s.area.x, s.area.y)];
+                match s.what {
+                    Some(job) => {
+                        assert!([BUSY, PART, INJECTED].contains(&cell.symbol()), "{s:?}");
+                        assert_eq!(cell.fg, job_color(job), "{s:?}");
+                    }
+                    None => assert_eq!(cell.symbol(), FREE, "{s:?}"),
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the chosen one declares.
 
 use super::{Ctx, centered};
+use crate::console::hits::Spot;
 use crate::console::picker::PickerState;
 use crate::policy::Catalogued;
 use ratatui::buffer::Buffer;
@@ -10,7 +11,9 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
-pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+/// Draws the picker and returns where each of its cursor rows went (a
+/// policy's name, a parameter's row), for the mouse.
+pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<Spot<usize>> {
     let cursor = |row: usize| {
         if p.cursor == row {
             Span::styled("▸ ", ctx.head())
@@ -22,6 +25,8 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     // One name a row while they are few; three a row once the catalog
     // grows, so the picker still fits an 80×24 terminal.
     let per_row = if p.names.len() > 6 { 3 } else { 1 };
+    // Each cursor row as (line, first column, width; 0 = to the end).
+    let mut places: Vec<(usize, usize, usize)> = Vec::new();
     let mut row: Vec<Span> = Vec::new();
     for (i, name) in p.names.iter().enumerate() {
         let chosen = i == p.chosen;
@@ -35,6 +40,13 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         } else {
             String::new()
         };
+        let from: usize = row.iter().map(Span::width).sum();
+        let width = if per_row > 1 {
+            4 + 18.max(text.chars().count())
+        } else {
+            0
+        };
+        places.push((lines.len(), from, width));
         row.push(cursor(i));
         row.push(Span::styled(if chosen { "● " } else { "○ " }, style));
         row.push(Span::styled(text, style));
@@ -49,6 +61,7 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
             "" => String::new(),
             h => format!("  ({h})"),
         };
+        places.push((lines.len(), 0, 0));
         lines.push(Line::from(vec![
             cursor(names + i),
             Span::raw(format!("{:<10} ◀ {} ▶{hint}", param.title, p.shown(param))),
@@ -72,9 +85,24 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     }
     let rect = centered(area, 68, lines.len() as u16 + 2);
     Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .block(ctx.block(" Policy · Esc cancels ", None))
-        .render(rect, buf);
+    let block = ctx.block(" Policy · Esc cancels ", None);
+    let inner = block.inner(rect);
+    Paragraph::new(lines).block(block).render(rect, buf);
+    places
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (line, ..))| *line < inner.height as usize)
+        .map(|(cursor, (line, from, width))| {
+            let x = inner.x + (from as u16).min(inner.width);
+            let room = inner.right() - x;
+            let w = if width == 0 {
+                room
+            } else {
+                (width as u16).min(room)
+            };
+            Spot::new(Rect::new(x, inner.y + line as u16, w, 1), cursor)
+        })
+        .collect()
 }
 
 /// `text` in lines of at most `width` characters, broken between words.

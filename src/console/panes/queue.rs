@@ -3,6 +3,7 @@
 use super::{Ctx, HEAD, INJECTED};
 use crate::console::app::Pane;
 use crate::console::format::{int, parts, short};
+use crate::console::hits::{Queued, Spot};
 use crate::console::snapshot::Snapshot;
 use crate::engine::QueueRow;
 use crate::sched::Verdict;
@@ -12,7 +13,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
-pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+/// Draws the queue and returns where each job's row went (for the mouse).
+pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<Spot<Queued>> {
     let e = &snap.engine;
     let title = format!(" Queue {} ", int(e.queue.len() as u64));
     let block = ctx.block(title, Some(Pane::Queue));
@@ -20,7 +22,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     if e.queue.is_empty() {
         Line::styled(" empty: nothing waits", ctx.dim()).render(inner, buf);
-        return;
+        return Vec::new();
     }
     // The policy's own column: planned starts under backfilling, the head's
     // jumps under FPFS.
@@ -133,6 +135,17 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
         .header(header)
         .column_spacing(1)
         .render(inner, buf);
+    // The table's rows, one a line under its header.
+    shown()
+        .enumerate()
+        .map(|(k, (pos, q))| {
+            let y = inner.y + 1 + k as u16;
+            Spot::new(
+                Rect::new(inner.x, y, inner.width, 1),
+                Queued { pos, id: q.id },
+            )
+        })
+        .collect()
 }
 
 /// `why 12 waits: …`, the policy's reason for the queued job at position
@@ -231,6 +244,44 @@ mod tests {
     use crate::console::fixtures;
     use crate::console::panes::testing::{find, text};
     use ratatui::style::Color;
+
+    /// Each job's spot is the row that shows its id, under the header,
+    /// and a selection far down the queue scrolls the spots with the rows.
+    #[test]
+    fn the_rows_returned_are_the_rows_drawn() {
+        let mut snap = fixtures::snapshot();
+        let base = snap.engine.queue.get(0).unwrap().clone();
+        for id in 0..30 {
+            snap.engine.queue.push(QueueRow {
+                id: 500 + id,
+                injected: false,
+                ..base.clone()
+            });
+        }
+        let len = snap.engine.queue.len();
+        for selected in [0, len - 1] {
+            let ctx = Ctx {
+                selected,
+                ..Ctx::default()
+            };
+            let area = Rect::new(3, 2, 50, 9);
+            let mut buf = Buffer::empty(Rect::new(0, 0, 60, 14));
+            let spots = render(&snap, &ctx, area, &mut buf);
+            assert!(!spots.is_empty());
+            assert!(spots.iter().any(|s| s.what.pos == selected));
+            for s in &spots {
+                assert_eq!(s.area.height, 1);
+                assert!(s.area.y > area.y + 1 && s.area.y < area.bottom() - 1);
+                assert_eq!((s.area.x, s.area.width), (area.x + 1, area.width - 2));
+                let row: String = (s.area.x..s.area.right())
+                    .map(|x| buf[(x, s.area.y)].symbol())
+                    .collect();
+                let id = row.split_whitespace().find(|w| w.parse::<u64>().is_ok());
+                assert_eq!(id, Some(s.what.id.to_string().as_str()), "{row}");
+                assert_eq!(snap.engine.queue.get(s.what.pos).unwrap().id, s.what.id);
+            }
+        }
+    }
 
     fn draw(snap: &Snapshot, ctx: &Ctx) -> Buffer {
         let area = Rect::new(0, 0, 60, 8);
