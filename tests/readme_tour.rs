@@ -224,3 +224,137 @@ fn every_tour_command_exits_as_the_readme_says_on_a_fresh_clone() {
         }
     }
 }
+
+/// The README's commands outside its tour, each with the test that runs
+/// it (or what it needs that a test cannot have). A command added to the
+/// README must be added to the tour or here.
+const ELSEWHERE: &[(&str, &str)] = &[
+    (
+        "cargo run --release",
+        "tests/console_tmux.rs (the console with no arguments)",
+    ),
+    ("cargo test --workspace", ".ci/run"),
+    (
+        "schedscope sweep scenarios/ngubiri-maxjumps.toml --vary policy.max_jumps=0,1,2,5,10,20 --replications 10 --out results/maxjumps --slurm --shards 6 --max-running 3 --partition short --time 30:00 --cpus-per-task 4 --submit",
+        "tests/slurm_array.rs (a single-node Slurm)",
+    ),
+    (
+        "schedscope merge results/maxjumps",
+        "tests/slurm_array.rs, tests/sweep_shards.rs",
+    ),
+    (
+        "schedscope sweep scenarios/ngubiri-maxjumps.toml --vary policy.max_jumps=0,1,2,3,5,7,10,15,20 --vary workload.split.approach=random,phased --plot figures/art-maxjumps",
+        "tests/figures.rs (scenarios/paper-figures.sh draws it)",
+    ),
+    (
+        "cargo run --release -p schedscope-sjf-easy -- sweep scenarios/trace-lublin_256.toml --vary policy.name=easy,sjf-easy",
+        "crates/sjf-easy/tests/sjf_easy.rs",
+    ),
+    (
+        "cargo run --release -p schedscope-sjf-easy -- console scenarios/default.toml",
+        "crates/sjf-easy/tests/sjf_easy.rs (the picker lists it)",
+    ),
+    (
+        "python3 -m venv venv && venv/bin/pip install --no-deps pybatsim==3.2.1",
+        ".ci/pybatsim.sh",
+    ),
+    (
+        "venv/bin/pip install pyzmq procset sortedcontainers docopt",
+        ".ci/pybatsim.sh",
+    ),
+    (
+        "venv/bin/pybatsim easyBackfill -s 'tcp://*:28000' -t 0 &",
+        "tests/batsim.rs",
+    ),
+    (
+        "schedscope console scenarios/batsim-medium-late.toml --set policy.name=external",
+        "tests/batsim.rs (the console driven by pybatsim)",
+    ),
+];
+
+/// Every command of the README's `sh` blocks, continuation lines joined
+/// and comments after `#` dropped.
+fn readme_commands(readme: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut rest = readme;
+    while let Some(start) = rest.find("```sh\n") {
+        let block = &rest[start + 6..];
+        let end = block.find("```").expect("a sh block ends");
+        let mut current = String::new();
+        for line in block[..end].lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let line = match line.find("   #") {
+                Some(i) => line[..i].trim(),
+                None => line,
+            };
+            match line.strip_suffix('\\') {
+                Some(t) => {
+                    current.push_str(t.trim());
+                    current.push(' ');
+                }
+                None => {
+                    current.push_str(line);
+                    commands.push(std::mem::take(&mut current));
+                }
+            }
+        }
+        rest = &block[end + 3..];
+    }
+    commands
+}
+
+#[test]
+fn every_readme_command_is_run_by_a_test() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut unaccounted = Vec::new();
+    for c in readme_commands(&readme) {
+        let in_tour = c
+            .strip_prefix(CARGO_RUN)
+            .is_some_and(|rest| TOUR.iter().any(|(t, _)| *t == rest));
+        let elsewhere = ELSEWHERE.iter().find(|(e, _)| *e == c);
+        if let Some((_, by)) = elsewhere {
+            let file = by.split_whitespace().next().unwrap().trim_end_matches(',');
+            assert!(root.join(file).exists(), "{c}: {file} does not exist");
+        } else if !in_tour {
+            unaccounted.push(c);
+        }
+    }
+    assert!(
+        unaccounted.is_empty(),
+        "README commands no test runs (add them to TOUR or ELSEWHERE):\n{}",
+        unaccounted.join("\n")
+    );
+    assert!(readme_commands(&readme).len() >= ELSEWHERE.len() + TOUR.len());
+}
+
+/// The scenario of "Scenarios in five minutes" is complete: it runs, and
+/// its bounds hold (and would not under FCFS).
+#[test]
+fn the_readmes_scenario_runs_and_its_bounds_hold() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let part = &readme[readme
+        .find("## Scenarios in five minutes")
+        .expect("the section")..];
+    let start = part.find("```toml\n").expect("a toml block") + 8;
+    let text = &part[start..start + part[start..].find("```").expect("it ends")];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mine.toml"), text).unwrap();
+    let o = run(dir.path(), "check mine.toml");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let fcfs = text.replace("name = \"easy\"", "name = \"fcfs\"");
+    assert_ne!(fcfs, text);
+    std::fs::write(dir.path().join("fcfs.toml"), fcfs).unwrap();
+    let o = run(dir.path(), "check fcfs.toml");
+    assert_eq!(o.status.code(), Some(1), "FCFS fails the bound");
+}
