@@ -6,7 +6,7 @@
 //!
 //! `cargo test` runs a reduced study (SEEDS seeds, three BSBW values);
 //! the full sweep (11 BSBW × 3 H × 3 strategies × 20 seeds) is in
-//! scenarios/README.md, made with the release binary's `sweep`.
+//! docs/blanco.md, made with the release binary's `sweep`.
 
 use schedscope::policy::package_view::PackageView;
 use schedscope::scenario::Scenario;
@@ -106,7 +106,7 @@ fn findings_under_the_default_readings() {
     // 4. H = 90 %, BSBW < 0.6: the paper has PAS and JPR beating CBS. Ours:
     //    PAS does; JPR does not on these seeds (it piles jobs on the fast
     //    cluster and co-allocates onto the slowest; over 20 seeds it is
-    //    below CBS, see scenarios/README.md: seed-dependent).
+    //    below CBS, see docs/blanco.md: seed-dependent).
     let (_, _, c, j, p) = at(0.9, 0.2);
     assert!(p.0 < c.0, "PAS beats CBS at H 90 %");
     assert!(j.0 > c.0, "not reproduced on these seeds: JPR above CBS");
@@ -180,9 +180,9 @@ fn pas_speed() {
 
 /// 10 000 jobs under PAS at a load where packages hold several jobs
 /// (inter-arrival scale 30 s instead of 82.6 s), with every package's
-/// solve time (`cargo test --release --test blanco_findings
-/// pas_10000_jobs -- --ignored --nocapture`; numbers in
-/// scenarios/README.md).
+/// solve time (`cargo test --release --test engine_policies
+/// blanco_findings::pas_10000_jobs -- --ignored --nocapture`; numbers in
+/// docs/blanco.md).
 #[test]
 #[ignore]
 fn pas_10000_jobs_solve_times() {
@@ -238,7 +238,7 @@ fn pas_10000_jobs_solve_times() {
 }
 
 /// The other readings, 4 paired seeds (the 10-seed release sweep is in
-/// scenarios/README.md). Links of 0.125 GB/s (the "1 Gb/s" reading): the
+/// docs/blanco.md). Links of 0.125 GB/s (the "1 Gb/s" reading): the
 /// network slows every strategy at every BSBW, several-fold from 0.2 to
 /// 1.0, not only above 0.6, and JPR has the highest ART at high BSBW — the
 /// paper's second finding, which the 1 GB/s default shows at H = 90 % only.

@@ -7,7 +7,7 @@
 //! These run a reduced study (`COMPLETIONS` completions, `REPS`
 //! replications) so that `cargo test` stays fast; the paper's full study
 //! (120,000 completions, 10 replications) is `study_table` in
-//! `tests/grid_paper.rs` (ignored) or the sweep in scenarios/README.md.
+//! `tests/grid_paper.rs` (ignored) or the sweep in docs/dimitriadou-karatza.md.
 //! A finding that does not reproduce is asserted as not reproducing.
 
 use schedscope::grid_study::{GridFigures, GridPoint, GridSummary, replicate};
@@ -196,7 +196,7 @@ fn local_rt_at_high_load_is_lower_under_approach_2_with_uniform_sizes() {
 /// does NOT rise with E under approach 2 (E = 30 against E = 0, paired,
 /// not above the noise); under approach 1 it rises beyond the paired
 /// noise in the full study (+5.95 ± 4.61 over 10 × 120,000 completions,
-/// `scenarios/README.md`), not at this length.
+/// `docs/dimitriadou-karatza.md`), not at this length.
 #[test]
 fn estimate_error_barely_moves_local_rt_and_does_not_raise_wrt_under_approach_2() {
     for a in [A1, A2] {

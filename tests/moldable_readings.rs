@@ -1,7 +1,7 @@
 //! The paper's findings under each reading of what it leaves open, on 10
 //! paired seeds (every policy sees the same jobs) through `schedscope
 //! sweep` on `scenarios/utrera-moldable.toml`. Each test asserts what this
-//! model shows; the 40-seed tables are in scenarios/README.md.
+//! model shows; the 40-seed tables are in docs/utrera.md.
 //!
 //! Readings: the default (a backfilled job's window expires at the end of
 //! its estimate, `policy.params.window = "estimate"`; estimates uniform

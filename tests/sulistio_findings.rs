@@ -13,7 +13,7 @@
 //! more backfill inside the reservations with LPC's small jobs than with
 //! DAS's.
 //!
-//! Ours (the tables in scenarios/README.md): one request of five graphs
+//! Ours (the tables in docs/sulistio.md): one request of five graphs
 //! every 30 minutes serves the 2,400 graphs in 480 requests, 10 days; on
 //! LPC-EGEE the graphs arrive within the trace's 2.9 days, so AR's total
 //! completion time is the request grid's 10 days against 2.9 under FCFS and
@@ -156,7 +156,7 @@ fn experiment(seed: u64, sizes: &[u32], sets: &[&str]) -> Vec<Row> {
 const DAY: f64 = 86_400.0;
 
 /// What holds at every seed we ran under the default readings (the table
-/// in scenarios/README.md), so that a seed where it fails fails the test.
+/// in docs/sulistio.md), so that a seed where it fails fails the test.
 /// Returns the number of (seed, trace) cells checked.
 fn check(rows: &[Row]) -> usize {
     let find = |seed: u64, trace: &str, policy: &str, procs: u32| {
