@@ -91,6 +91,8 @@ const fn figure(
         decimals,
         column,
         unless_equal_to: None,
+        // Every grid figure is a time, a slowdown, a share or a count.
+        never_negative: true,
     }
 }
 

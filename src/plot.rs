@@ -1,12 +1,15 @@
 //! Figures of a sweep: a metric against one varied key, one line per value
 //! of another, with 95 % confidence bars from the replications, drawn as
-//! SVG and PNG.
+//! SVG and PNG, and as PDF when asked for.
 //!
 //! Text is laid out and rasterised with DejaVu Sans compiled into the
 //! binary, so figures look the same on every machine and need no system
-//! fonts (a fresh container, a CI runner) and no network.
+//! fonts (a fresh container, a CI runner) and no network. The PDF embeds
+//! the glyphs it uses; the SVG names the font and embeds none (a subset
+//! would differ per figure and not every SVG reader loads embedded
+//! fonts; the PDF is the figure to put in a paper as drawn).
 
-use crate::sweep::render::{Row, figure as summary_figure};
+use crate::sweep::render::{Row, figure as summary_figure, never_negative};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::collections::BTreeSet;
@@ -16,6 +19,20 @@ use thiserror::Error;
 
 /// Pixel size of every figure.
 pub const SIZE: (u32, u32) = (1000, 640);
+
+/// The PDF's resolution: the SVG's 96 pixels to the inch (CSS's), so the
+/// page is as large as the SVG shows, 750 × 480 points (10.4 × 6.7 in).
+pub const PDF_DPI: f32 = 96.0;
+
+/// The font every text is set in, as the SVG names it: DejaVu Sans, the
+/// font compiled in, then any sans-serif where a reader of the SVG does
+/// not have it.
+pub const FONT: &str = "DejaVu Sans, sans-serif";
+
+/// What the SVG says of its font, after its opening tag.
+const FONT_NOTE: &str = "<!-- Text is set in DejaVu Sans, which this file names but does not embed: \
+the PNG drawn beside it shows the figure as drawn, and a PDF (a figure name ending in .pdf) \
+embeds the font. -->";
 
 #[derive(Debug, Error)]
 pub enum PlotError {
@@ -41,6 +58,13 @@ pub struct PlotSpec {
     pub filters: Vec<(String, String)>,
     /// The figure's title (the scenario and the metric otherwise).
     pub title: Option<String>,
+    /// The x axis's words (the varied key, or the grouping, otherwise).
+    pub x_label: Option<String>,
+    /// The y axis's words (the metric's, with its unit, otherwise).
+    pub y_label: Option<String>,
+    /// Legend entries renamed: (a line's series value or its whole legend
+    /// entry, the words to show instead).
+    pub series_labels: Vec<(String, String)>,
 }
 
 /// One line of a figure: (x, mean, half-width) per point, in x order.
@@ -61,6 +85,26 @@ pub struct Figure {
     pub lines: Vec<Line>,
     /// What the bars mean (or that there are none).
     pub note: String,
+    /// The metric can never be negative by its definition: the bars and
+    /// the y axis stop at zero.
+    pub never_negative: bool,
+}
+
+impl Figure {
+    /// The lower end of a confidence bar around `mean`: cut at zero for a
+    /// metric that cannot be negative (and the bar then has no cap there).
+    fn low(&self, mean: f64, half_width: f64) -> f64 {
+        if self.cut(mean, half_width) {
+            0.0
+        } else {
+            mean - half_width
+        }
+    }
+
+    /// Whether the bar around `mean` is cut at zero.
+    fn cut(&self, mean: f64, half_width: f64) -> bool {
+        self.never_negative && mean - half_width < 0.0
+    }
 }
 
 /// Words for a figure's name, with its unit.
@@ -242,6 +286,12 @@ pub fn figure(
             .collect(),
         None => vec![None],
     };
+    let never_negative = never_negative(&spec.metric);
+    let y_label = spec
+        .y_label
+        .clone()
+        .unwrap_or_else(|| metric_label(&spec.metric));
+    let mut renamed = vec![false; spec.series_labels.len()];
     let mut lines = Vec::new();
     let mut any_hw = false;
     let mut reps = BTreeSet::new();
@@ -277,34 +327,65 @@ pub fn figure(
             points.push((*x, f.mean, f.half_width));
         }
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let name = match (sv, &series_key) {
+        let mut name = match (sv, &series_key) {
             (Some(v), Some(k)) => format!("{k} = {v}"),
-            _ => metric_label(&spec.metric),
+            _ => y_label.clone(),
         };
+        if let Some(i) = spec
+            .series_labels
+            .iter()
+            .position(|(old, _)| sv == Some(old.as_str()) || *old == name)
+        {
+            renamed[i] = true;
+            name = spec.series_labels[i].1.clone();
+        }
         lines.push(Line { name, points });
     }
-    let y_label = metric_label(&spec.metric);
+    if let Some(i) = renamed.iter().position(|r| !r) {
+        let (old, new) = &spec.series_labels[i];
+        let names: Vec<String> = match &series_key {
+            Some(k) => distinct(rows.iter().filter_map(|r| value_of(r, k)))
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            None => vec![y_label.clone()],
+        };
+        return Err(err(format!(
+            "--series-label {old}={new}: no line is named `{old}` (the lines: {})",
+            names.join(", ")
+        )));
+    }
     let reps = match (reps.first(), reps.last()) {
         (Some(a), Some(b)) if a != b => format!("{a} to {b}"),
         (Some(a), _) => a.to_string(),
         _ => "several".into(),
     };
-    let note = if any_hw {
-        format!("bars: 95 % confidence intervals over {reps} replications")
-    } else {
-        "one replication per point: no confidence bars".into()
-    };
-    Ok(Figure {
+    let mut fig = Figure {
         title: spec
             .title
             .clone()
             .unwrap_or_else(|| format!("{scenario}: {y_label}")),
-        x_label,
+        x_label: spec.x_label.clone().unwrap_or(x_label),
         y_label,
         categories,
         lines,
-        note,
-    })
+        note: String::new(),
+        never_negative,
+    };
+    let cut = fig
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter())
+        .any(|&(_, m, h)| h.is_some_and(|h| fig.cut(m, h)));
+    fig.note = if any_hw {
+        format!(
+            "bars: 95 % confidence intervals over {reps} replications{}",
+            if cut { ", cut at zero" } else { "" }
+        )
+    } else {
+        "one replication per point: no confidence bars".into()
+    };
+    Ok(fig)
 }
 
 /// Colour-blind-safe colours (Paul Tol's "bright" scheme), then greys.
@@ -327,11 +408,7 @@ fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bytes are a valid TrueType font compiled in: this cannot fail.
-        let _ = plotters::style::register_font(
-            "sans-serif",
-            FontStyle::Normal,
-            dejavu::sans::regular(),
-        );
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
     });
 }
 
@@ -346,7 +423,7 @@ fn draw<DB: DrawingBackend>(
         let h = h.unwrap_or(0.0);
         x0 = x0.min(x);
         x1 = x1.max(x);
-        y0 = y0.min(m - h);
+        y0 = y0.min(fig.low(m, h));
         y1 = y1.max(m + h);
     }
     if x0 > x1 {
@@ -366,9 +443,10 @@ fn draw<DB: DrawingBackend>(
     } else {
         y0 - span * 0.08
     };
+    let y0 = if fig.never_negative { y0.max(0.0) } else { y0 };
     let y1 = y1 + span * 0.08;
 
-    let root = root.titled(&fig.title, ("sans-serif", 24))?;
+    let root = root.titled(&fig.title, (FONT, 24))?;
     let (main, foot) = root.split_vertically(SIZE.1 as i32 - 60);
     let mut chart = ChartBuilder::on(&main)
         .margin(16)
@@ -394,8 +472,8 @@ fn draw<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(fig.x_label.as_str())
         .y_desc(fig.y_label.as_str())
-        .axis_desc_style(("sans-serif", 19))
-        .label_style(("sans-serif", 15))
+        .axis_desc_style((FONT, 19))
+        .label_style((FONT, 15))
         .x_labels(n_x)
         .x_label_formatter(&x_fmt)
         .light_line_style(TRANSPARENT)
@@ -424,25 +502,29 @@ fn draw<DB: DrawingBackend>(
         chart.draw_series(
             with_bars
                 .iter()
-                .map(|&(x, m, h)| PathElement::new(vec![(x, m - h), (x, m + h)], bar)),
+                .map(|&(x, m, h)| PathElement::new(vec![(x, fig.low(m, h)), (x, m + h)], bar)),
         )?;
-        chart.draw_series(with_bars.iter().flat_map(|&(x, m, h)| {
-            [m - h, m + h]
-                .map(|y| EmptyElement::at((x, y)) + PathElement::new(vec![(-5, 0), (5, 0)], bar))
-        }))?;
+        // A cap at each end, but where the bar is cut at zero.
+        chart.draw_series(
+            with_bars
+                .iter()
+                .flat_map(|&(x, m, h)| {
+                    [(!fig.cut(m, h)).then_some(m - h), Some(m + h)].map(|y| y.map(|y| (x, y)))
+                })
+                .flatten()
+                .map(|at| EmptyElement::at(at) + PathElement::new(vec![(-5, 0), (5, 0)], bar)),
+        )?;
     }
     chart
         .configure_series_labels()
         .position(legend_corner(fig, (x0, x1), (y0, y1)))
-        .label_font(("sans-serif", 16))
+        .label_font((FONT, 16))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(0x99, 0x99, 0x99))
         .draw()?;
     foot.draw_text(
         &fig.note,
-        &("sans-serif", 15)
-            .into_font()
-            .color(&RGBColor(0x55, 0x55, 0x55)),
+        &(FONT, 15).into_font().color(&RGBColor(0x55, 0x55, 0x55)),
         (100, 18),
     )?;
     root.present()?;
@@ -471,7 +553,7 @@ fn legend_corner(fig: &Figure, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Se
             .flat_map(|l| l.points.iter())
             .flat_map(|&(x, m, h)| {
                 let h = h.unwrap_or(0.0);
-                [(x, m), (x, m - h), (x, m + h)]
+                [(x, m), (x, fig.low(m, h)), (x, m + h)]
             })
             .filter(|&(x, y)| near(x, x0, x1, right) && near(y, y0, y1, top))
             .count();
@@ -482,19 +564,61 @@ fn legend_corner(fig: &Figure, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Se
     best.1
 }
 
-/// The two files a figure is written to: `stem.svg` and `stem.png` (an
-/// `.svg` or `.png` ending of `stem` is dropped first).
-pub fn paths(stem: &Path) -> (PathBuf, PathBuf) {
-    let stem = match stem.extension().and_then(|e| e.to_str()) {
-        Some("svg" | "png") => stem.with_extension(""),
-        _ => stem.to_path_buf(),
+/// Endings of other image and document formats, refused rather than
+/// taken as part of a file's stem (`fig.jpg.svg`); other endings are the
+/// stem's own (`run.v2` draws `run.v2.svg`).
+const OTHER_FORMATS: [&str; 16] = [
+    "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp", "avif", "eps", "ps", "svgz", "emf", "wmf",
+    "pgf", "tex", "html",
+];
+
+/// The files a figure is written to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paths {
+    pub svg: PathBuf,
+    pub png: PathBuf,
+    /// Only when the name ends in `.pdf`.
+    pub pdf: Option<PathBuf>,
+}
+
+impl Paths {
+    /// Every file, in the order written.
+    pub fn all(&self) -> Vec<&Path> {
+        let mut v = vec![self.svg.as_path(), self.png.as_path()];
+        v.extend(self.pdf.as_deref());
+        v
+    }
+}
+
+/// The files a figure named `name` is written to: `stem.svg` and
+/// `stem.png`, and `stem.pdf` too when `name` ends in `.pdf` (an `.svg`,
+/// `.png` or `.pdf` ending is dropped to make the stem). The ending of
+/// another image format is an error, which `flag` names.
+pub fn paths(flag: &str, name: &Path) -> Result<Paths, PlotError> {
+    let ext = name
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let stem = match ext.as_deref() {
+        Some("svg" | "png" | "pdf") => name.with_extension(""),
+        Some(e) if OTHER_FORMATS.contains(&e) => {
+            return Err(PlotError::Spec(format!(
+                "{flag} {}: figures are drawn as SVG, PNG and PDF, not .{e}: end the name in .svg or .png (both are written) or in .pdf (all three)",
+                name.display()
+            )));
+        }
+        _ => name.to_path_buf(),
     };
     let with = |ext: &str| {
         let mut s = stem.clone().into_os_string();
         s.push(ext);
         PathBuf::from(s)
     };
-    (with(".svg"), with(".png"))
+    Ok(Paths {
+        svg: with(".svg"),
+        png: with(".png"),
+        pdf: (ext.as_deref() == Some("pdf")).then(|| with(".pdf")),
+    })
 }
 
 /// The figure as SVG text.
@@ -508,13 +632,36 @@ pub fn svg(fig: &Figure) -> Result<String, PlotError> {
             message: e.to_string(),
         })?;
     }
+    // The note goes after the opening tag, which ends the first line.
+    if let Some(i) = text.find('\n') {
+        text.insert_str(i + 1, &format!("{FONT_NOTE}\n"));
+    }
     Ok(text)
 }
 
-/// Writes the figure to `stem.svg` and `stem.png`, each atomically, with
-/// the mode new files get (the umask's).
-pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError> {
-    let (svg_path, png_path) = paths(stem);
+/// The figure as a one-page PDF of [`PDF_DPI`]'s size, with the glyphs of
+/// DejaVu Sans it uses embedded (as selectable text). It has no creation
+/// date or document id, so the same figure gives the same bytes.
+pub fn pdf(fig: &Figure) -> Result<Vec<u8>, PlotError> {
+    let fail = |m: String| PlotError::Draw {
+        path: "PDF".into(),
+        message: m,
+    };
+    let text = svg(fig)?;
+    let mut options = svg2pdf::usvg::Options::default();
+    let fonts = options.fontdb_mut();
+    fonts.load_font_data(dejavu::sans::regular().to_vec());
+    fonts.set_sans_serif_family("DejaVu Sans");
+    let tree = svg2pdf::usvg::Tree::from_str(&text, &options).map_err(|e| fail(e.to_string()))?;
+    let page = svg2pdf::PageOptions { dpi: PDF_DPI };
+    svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), page)
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// Writes the figure to the files of `paths`, each atomically, with the
+/// mode new files get (the umask's).
+pub fn write(fig: &Figure, paths: &Paths) -> Result<(), PlotError> {
+    let (svg_path, png_path) = (&paths.svg, &paths.png);
     let fail = |p: &Path, m: String| PlotError::Draw {
         path: p.display().to_string(),
         message: m,
@@ -523,19 +670,24 @@ pub fn write(fig: &Figure, stem: &Path) -> Result<(PathBuf, PathBuf), PlotError>
         std::fs::create_dir_all(dir).map_err(|e| fail(dir, e.to_string()))?;
     }
     let text = svg(fig)?;
-    crate::report::write_atomic(&svg_path, |w| w.write_all(text.as_bytes()))
-        .map_err(|e| fail(&svg_path, e.to_string()))?;
+    crate::report::write_atomic(svg_path, |w| w.write_all(text.as_bytes()))
+        .map_err(|e| fail(svg_path, e.to_string()))?;
     // The bitmap backend picks the encoder by the file's extension: draw
     // into a temporary `.png` beside the target, then rename it.
-    let tmp = crate::report::temp_beside(&png_path, ".png")
-        .map_err(|e| fail(&png_path, e.to_string()))?;
+    let tmp =
+        crate::report::temp_beside(png_path, ".png").map_err(|e| fail(png_path, e.to_string()))?;
     {
         let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
-        draw(&root, fig).map_err(|e| fail(&png_path, e.to_string()))?;
+        draw(&root, fig).map_err(|e| fail(png_path, e.to_string()))?;
     }
-    tmp.persist(&png_path)
-        .map_err(|e| fail(&png_path, e.error.to_string()))?;
-    Ok((svg_path, png_path))
+    tmp.persist(png_path)
+        .map_err(|e| fail(png_path, e.error.to_string()))?;
+    if let Some(pdf_path) = &paths.pdf {
+        let bytes = pdf(fig)?;
+        crate::report::write_atomic(pdf_path, |w| w.write_all(&bytes))
+            .map_err(|e| fail(pdf_path, e.to_string()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -553,6 +705,7 @@ mod legend_tests {
                 points,
             }],
             note: String::new(),
+            never_negative: false,
         }
     }
 
@@ -576,5 +729,28 @@ mod legend_tests {
             ),
             "{at:?}"
         );
+    }
+
+    /// The values of the y axis's tick labels in an SVG.
+    fn y_ticks(svg: &str) -> Vec<f64> {
+        svg.split("<text")
+            .filter(|t| t.contains("text-anchor=\"end\""))
+            .filter_map(|t| t.split(">\n").nth(1)?.split('\n').next()?.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn bars_stop_at_zero_only_where_the_metric_cannot_be_negative() {
+        // A mean of 1 ± 3: the interval reaches -2.
+        let mut f = fig(vec![(0.0, 1.0, Some(3.0)), (1.0, 4.0, Some(1.0))]);
+        let signed = y_ticks(&svg(&f).unwrap());
+        assert!(signed.iter().any(|&v| v < 0.0), "{signed:?}");
+        f.never_negative = true;
+        let cut = y_ticks(&svg(&f).unwrap());
+        assert!(!cut.is_empty() && cut.iter().all(|&v| v >= 0.0), "{cut:?}");
+        assert_eq!(f.low(1.0, 3.0), 0.0);
+        assert_eq!(f.low(4.0, 1.0), 3.0);
+        // A bar that reaches zero exactly is not cut, and keeps its cap.
+        assert!(!f.cut(1.0, 1.0));
     }
 }

@@ -90,11 +90,12 @@ pub enum Command {
     },
     /// Draw a sweep's result folder (written by `sweep --out`) as a figure:
     /// a metric against one varied key, one line per value of another, with
-    /// 95 % confidence bars, as SVG and PNG.
+    /// 95 % confidence bars, as SVG and PNG (and PDF).
     Plot {
         /// The folder given to `sweep --out`.
         dir: PathBuf,
-        /// Where to write the figure: FILE.svg and FILE.png.
+        /// Where to write the figure: FILE.svg and FILE.png, and FILE.pdf
+        /// too when FILE ends in .pdf.
         #[arg(long, short = 'o', value_name = "FILE")]
         out: PathBuf,
         #[command(flatten)]
@@ -215,8 +216,9 @@ pub struct SweepArgs {
     /// interval excludes zero.
     #[arg(long, value_name = "KEY.PATH=BASE", conflicts_with_all = ["shard", "slurm"])]
     pub paired: Option<String>,
-    /// Also draw the rows as a figure, FILE.svg and FILE.png (see --x,
-    /// --series, --metric, --where).
+    /// Also draw the rows as a figure, FILE.svg and FILE.png, and FILE.pdf
+    /// too (its fonts embedded) when FILE ends in .pdf (see --x, --series,
+    /// --metric, --where, --xlabel, --ylabel, --series-label).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "slurm"])]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
@@ -245,6 +247,18 @@ pub struct FigureArgs {
     /// For figures: the title (the scenario and the metric otherwise).
     #[arg(long)]
     pub title: Option<String>,
+    /// For figures: the x axis's label (the varied key's path otherwise).
+    #[arg(long, value_name = "TEXT")]
+    pub xlabel: Option<String>,
+    /// For figures: the y axis's label (the metric's name and unit
+    /// otherwise).
+    #[arg(long, value_name = "TEXT")]
+    pub ylabel: Option<String>,
+    /// For figures: name the line of series value OLD (e.g. `phased`, for
+    /// the legend's `workload.split.approach = phased`) NEW in the legend;
+    /// repeatable, and NEW may hold `=`.
+    #[arg(long = "series-label", value_name = "OLD=NEW")]
+    pub series_labels: Vec<String>,
 }
 
 impl FigureArgs {
@@ -260,18 +274,37 @@ impl FigureArgs {
                     })
             })
             .collect::<Result<_, _>>()?;
+        // Split at the first `=`: a label such as `τ = 10` may hold one.
+        let series_labels = self
+            .series_labels
+            .iter()
+            .map(|l| {
+                l.split_once('=')
+                    .map(|(old, new)| (old.trim().to_string(), new.trim().to_string()))
+                    .filter(|(old, _)| !old.is_empty())
+                    .ok_or_else(|| {
+                        Failure::BadInput(format!(
+                            "--series-label {l}: expected OLD=NEW, a series value and its label"
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?;
         Ok(PlotSpec {
             x: self.x.clone(),
             series: self.series.clone(),
             metric: self.metric.clone(),
             filters,
             title: self.title.clone(),
+            x_label: self.xlabel.clone(),
+            y_label: self.ylabel.clone(),
+            series_labels,
         })
     }
 }
 
-/// A figure's file stem: `--plot DIR/` or an existing folder names no file
-/// (it would write the hidden `DIR/.svg`), refused before anything runs.
+/// A figure's file name: `--plot DIR/` or an existing folder names no file
+/// (it would write the hidden `DIR/.svg`), and the ending of a format not
+/// drawn (`fig.jpg`) is refused, before anything runs.
 pub(super) fn check_stem(flag: &str, stem: &Path) -> Result<(), Failure> {
     let text = stem.to_string_lossy();
     let named = stem
@@ -287,11 +320,14 @@ pub(super) fn check_stem(flag: &str, stem: &Path) -> Result<(), Failure> {
             }
         )));
     }
+    plot::paths(flag, stem).map_err(|e| Failure::BadInput(e.to_string()))?;
     Ok(())
 }
 
-/// Draws `rows` as `stem`.svg and `stem`.png and says where.
+/// Draws `rows` as `stem`.svg and `stem`.png (and `stem`.pdf) and says
+/// where.
 pub(super) fn draw_figure(
+    flag: &str,
     stem: &Path,
     figure: &FigureArgs,
     keys: &[String],
@@ -305,8 +341,19 @@ pub(super) fn draw_figure(
         .unwrap_or("sweep");
     let fig =
         plot::figure(scenario, keys, rows, &spec).map_err(|e| Failure::BadInput(e.to_string()))?;
-    let (svg, png) = plot::write(&fig, stem).map_err(|e| Failure::BadInput(e.to_string()))?;
-    eprintln!("wrote {} and {}", svg.display(), png.display());
+    let paths = plot::paths(flag, stem).map_err(|e| Failure::BadInput(e.to_string()))?;
+    plot::write(&fig, &paths).map_err(|e| Failure::BadInput(e.to_string()))?;
+    let names: Vec<String> = paths
+        .all()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    match names.as_slice() {
+        [rest @ .., last] if !rest.is_empty() => {
+            eprintln!("wrote {} and {last}", rest.join(", "))
+        }
+        _ => eprintln!("wrote {}", names.join(", ")),
+    }
     Ok(())
 }
 

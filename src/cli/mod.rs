@@ -303,7 +303,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         }) => merge(&dir, format.report(), paired.as_deref()),
         Some(Command::Plot { dir, out, figure }) => {
             check_stem("--out", &out)?;
-            plot_folder(&dir, &out, &figure)
+            plot_folder("--out", &dir, &out, &figure)
         }
         Some(Command::Check { scenarios }) => check(&scenarios),
         Some(Command::Policies) => {

@@ -56,7 +56,7 @@ pub(super) fn sweep(args: SweepArgs) -> Result<(), Failure> {
             render::render(report, &spec.keys(), &rows, paired.as_ref())
         )?;
         if let Some(stem) = &args.plot {
-            draw_figure(stem, &args.figure, &spec.keys(), &rows)?;
+            draw_figure("--plot", stem, &args.figure, &spec.keys(), &rows)?;
         }
         return Ok(());
     };
@@ -87,13 +87,18 @@ pub(super) fn sweep(args: SweepArgs) -> Result<(), Failure> {
     }
     merge(&dir, report, args.paired.as_deref())?;
     if let Some(stem) = &args.plot {
-        plot_folder(&dir, stem, &args.figure)?;
+        plot_folder("--plot", &dir, stem, &args.figure)?;
     }
     Ok(())
 }
 
 /// Draws a result folder's rows.
-pub(super) fn plot_folder(dir: &Path, stem: &Path, figure: &FigureArgs) -> Result<(), Failure> {
+pub(super) fn plot_folder(
+    flag: &str,
+    dir: &Path,
+    stem: &Path,
+    figure: &FigureArgs,
+) -> Result<(), Failure> {
     let g = store::gather(dir)?;
     let rows: Vec<Row> = g
         .rows
@@ -103,7 +108,7 @@ pub(super) fn plot_folder(dir: &Path, stem: &Path, figure: &FigureArgs) -> Resul
             summary: s,
         })
         .collect();
-    draw_figure(stem, figure, &g.manifest.keys(), &rows)?;
+    draw_figure(flag, stem, figure, &g.manifest.keys(), &rows)?;
     if g.complete() {
         Ok(())
     } else {

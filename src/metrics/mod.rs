@@ -359,6 +359,56 @@ pub const GROUP_FIGURES: [&str; 6] = [
     "mean_slowdown",
 ];
 
+/// Whether the figure `name` (dotted, as [`Summary::figure`] reads it) can
+/// never be negative by its definition, so that a confidence interval
+/// reaching below zero only says the replications were few or far apart:
+/// a figure drawn with such an interval is cut at zero.
+///
+/// Every figure of a summary is, today: a count; a mean of waits or
+/// responses, each measured from the job's submit to its start or end
+/// (never before it); a slowdown, a response over a positive run time
+/// (bounded ones are at least 1); a standard deviation; a share of jobs,
+/// of load or of processor-time; a makespan from the first submit to the
+/// last end; a mean partition in processors; seconds of work lost. A name
+/// this does not know reads as possibly negative, so nothing is cut that
+/// should not be.
+pub fn never_negative(name: &str) -> bool {
+    let overall = |n: &str| {
+        matches!(
+            n,
+            // Counts.
+            "jobs" | "killed" | "requeued" | "jumped_ahead"
+            // Times from submit, and their spread.
+            | "art" | "mean_wait" | "sd_wait" | "jumped_ahead_wait" | "in_order_wait"
+            // Slowdowns.
+            | "mean_slowdown" | "mean_bounded_slowdown" | "jumped_ahead_slowdown" | "in_order_slowdown"
+            // A share of processor-time, a span of time.
+            | "utilization" | "makespan"
+        )
+    };
+    let group = |n: &str| {
+        matches!(
+            n,
+            "count" | "number_pct" | "load_pct" | "art" | "mean_wait" | "mean_slowdown"
+        )
+    };
+    let class = |n: &str| {
+        matches!(
+            n,
+            "jobs" | "response" | "execution" | "wait" | "wait_sd" | "partition"
+        )
+    };
+    let moldable = |n: &str| matches!(n, "aborted" | "folded" | "expanded" | "work_lost");
+    let parts: Vec<&str> = name.split('.').collect();
+    match parts.as_slice() {
+        [n] | ["overall", n] => overall(n),
+        ["groups", _, _, n] => group(n),
+        ["long" | "short", n] => class(n),
+        ["moldable", n] => moldable(n),
+        _ => false,
+    }
+}
+
 /// The group-row figure named `name`, given the row's figures in
 /// [`GROUP_FIGURES`] order (plain numbers or replicated ones).
 pub fn group_figure<T>(
@@ -548,5 +598,31 @@ mod tests {
         assert_eq!(m.summary().jobs, 1);
         assert_eq!(m.excluded, 1);
         assert_eq!(m.summary().art, 4.0);
+    }
+
+    #[test]
+    fn every_figure_of_a_summary_has_its_sign_declared() {
+        // Each name a summary answers is a count, a time from submit, a
+        // ratio or a share: none can be negative, so each must be known
+        // as such (a new figure is declared here before it is drawn).
+        let mut names: Vec<String> = OVERALL_FIGURES.iter().map(|n| n.to_string()).collect();
+        names.extend(OVERALL_FIGURES.iter().map(|n| format!("overall.{n}")));
+        for g in ["size", "components", "widest", "user"] {
+            names.extend(GROUP_FIGURES.iter().map(|n| format!("groups.{g}.S1.{n}")));
+            names.extend(GROUP_FIGURES.iter().map(|n| format!("groups.{g}.*.{n}")));
+        }
+        names.extend(moldable::MoldableFigures::names());
+        for n in &names {
+            assert!(never_negative(n), "{n} is not declared never negative");
+        }
+        // What it does not know may be negative: nothing is cut there.
+        for n in [
+            "nonsense",
+            "groups.size.S1.nonsense",
+            "long.nonsense",
+            "a.b.c",
+        ] {
+            assert!(!never_negative(n), "{n}");
+        }
     }
 }

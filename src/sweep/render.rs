@@ -93,6 +93,23 @@ pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
     Some(Replicated { mean, half_width })
 }
 
+/// Whether the figure [`figure`] reads by `name` can never be negative by
+/// its definition: the summaries' own figures as [`crate::metrics`]
+/// declares them, a kind's family figures as the family does (`*` may
+/// stand for a group label).
+pub fn never_negative(name: &str) -> bool {
+    if let Some((family, n)) = name.split_once('.')
+        && is_family(family)
+    {
+        return crate::scenario::kinds::all()
+            .into_iter()
+            .filter_map(|k| k.family)
+            .filter(|f| f.name == family)
+            .any(|f| f.figure(n).is_some_and(|f| f.never_negative));
+    }
+    crate::metrics::never_negative(name)
+}
+
 fn fig(r: &Row, name: &str) -> Replicated {
     figure(r.summary, name).unwrap_or(Replicated {
         mean: 0.0,
@@ -448,6 +465,25 @@ mod tests {
         assert_eq!(figure(&s, "groups.size.g1.range"), None);
         assert_eq!(figure(&s, "groups.size.g9.art"), None);
         assert_eq!(figure(&s, "nonsense"), None);
+    }
+
+    #[test]
+    fn the_signs_of_figures_come_from_their_declarations() {
+        for n in [
+            "art",
+            "overall.utilization",
+            "groups.size.*.art",
+            "long.wait",
+        ] {
+            assert!(never_negative(n), "{n}");
+        }
+        // A family's figures as the family declares them.
+        for n in ["grid.rt", "grid.wsld", "grid.busy_utilization"] {
+            assert!(never_negative(n), "{n}");
+        }
+        for n in ["grid.nonsense", "nonsense", "groups.size.S1.nonsense"] {
+            assert!(!never_negative(n), "{n}");
+        }
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct Figure {
     /// Shown only where it differs from this other figure of the family
     /// (two figures that coincide but in special cases).
     pub unless_equal_to: Option<&'static str>,
+    /// Never negative by its definition (a count, a time, a ratio of
+    /// them): a figure draws its confidence bars cut at zero then.
+    pub never_negative: bool,
 }
 
 /// A kind's family of figures.
