@@ -1075,8 +1075,8 @@ fn a_started_scheduler_that_breaks_the_protocol_is_killed() {
     untouched(cwd.path());
 }
 
-/// In the console, a switch away from `external` stops the scheduler it
-/// started.
+/// In the console, a restart starts a new scheduler and stops the old
+/// one, and a switch away from `external` stops the one it started.
 #[test]
 fn the_console_stops_the_scheduler_it_started() {
     use schedscope::console::session::Request;
@@ -1097,7 +1097,26 @@ fn the_console_stops_the_scheduler_it_started() {
         .advance_to(schedscope::model::SimTime::from_secs(300), usize::MAX);
     c.publish();
     assert!(!c.screen().contains("■ stopped"), "{}", c.screen());
-    assert!(!carrying(&mark).is_empty(), "the scheduler runs");
+    let first = carrying(&mark);
+    assert!(!first.is_empty(), "the scheduler runs");
+    c.session.handle(Request::Restart { new_seed: false });
+    c.session
+        .advance_to(schedscope::model::SimTime::from_secs(300), usize::MAX);
+    c.publish();
+    assert!(!c.screen().contains("■ stopped"), "{}", c.screen());
+    let pid = |stat: &String| stat.split(' ').next().unwrap().to_string();
+    let old: Vec<String> = first.iter().map(pid).collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut now = carrying(&mark);
+    while now.iter().any(|p| old.contains(&pid(p))) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        now = carrying(&mark);
+    }
+    assert!(!now.is_empty(), "a new scheduler runs");
+    assert!(
+        now.iter().all(|p| !old.contains(&pid(p))),
+        "the first scheduler is gone: {first:?} {now:?}"
+    );
     c.session.handle(Request::Apply(Command::SetPolicy {
         policy: PolicySpec {
             name: schedscope::policy::PolicyName::new("easy"),
