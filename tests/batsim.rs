@@ -1126,3 +1126,52 @@ fn the_console_stops_the_scheduler_it_started() {
     }));
     assert_eq!(left_behind(&mark), Vec::<String>::new(), "stopped");
 }
+
+/// A run ended by a signal while its scheduler runs leaves nothing
+/// behind: SIGINT with `--out` (schedscope removes its staging folder and
+/// exits) and SIGTERM without (schedscope dies of it).
+#[test]
+fn a_signal_leaves_no_scheduler_behind() {
+    let Some(data) = medium_late() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
+    for (signal, out) in [("-INT", true), ("-TERM", false)] {
+        let mark = marker(&format!("signal{signal}"));
+        let out_dir = dir.path().join(format!("out{signal}"));
+        let mut args = vec![
+            "run".to_string(),
+            sc.display().to_string(),
+            "--set".to_string(),
+            "policy.params.timeout=60".to_string(),
+            "--set".to_string(),
+            // Never listens: the run waits for it until the signal.
+            format!("policy.params.command={mark} sleep 600 # {{port}}"),
+        ];
+        if out {
+            args.extend(["--out".to_string(), out_dir.display().to_string()]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_schedscope"))
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let sleeping = || carrying(&mark).iter().any(|p| p.contains("(sleep)"));
+        while !sleeping() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(sleeping(), "{signal}: the scheduler runs");
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        assert_eq!(left_behind(&mark), Vec::<String>::new(), "{signal}");
+    }
+}

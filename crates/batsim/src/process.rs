@@ -15,8 +15,10 @@
 //! on an error, or the policy is dropped (a switch away in the console).
 //! If schedscope ends through `exit` without dropping the policy (a
 //! signal with `--out`) the groups still running are killed on the way
-//! out, and on Linux the command's own process is killed when schedscope
-//! dies of a signal.
+//! out. If it dies of a signal, nothing of it runs any more: on Linux the
+//! shell that runs the command is told by the kernel (`PR_SET_PDEATHSIG`)
+//! and kills its group, so the scheduler does not outlive schedscope
+//! either.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -191,12 +193,17 @@ fn describe(s: ExitStatus) -> String {
     }
 }
 
+/// The shell around the command: the command runs in a shell of its own
+/// (`$1`), and a SIGTERM to this one (the kernel's, when schedscope dies)
+/// kills the whole group. The command's exit status is the shell's.
+#[cfg(unix)]
+const WRAPPER: &str = "trap 'kill -s KILL 0' TERM; sh -c \"$1\" & wait $!";
+
 #[cfg(unix)]
 fn spawn(line: &str, dir: &std::path::Path, out: File, err: File) -> std::io::Result<Child> {
     use std::os::unix::process::CommandExt;
     let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(line)
+    c.args(["-c", WRAPPER, "schedscope-scheduler", line])
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(out)
@@ -207,8 +214,8 @@ fn spawn(line: &str, dir: &std::path::Path, out: File, err: File) -> std::io::Re
     // and exec.
     unsafe {
         c.pre_exec(|| {
-            // Killed if schedscope dies without stopping it.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // Told if schedscope dies without stopping it.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
             Ok(())
         });
     }
