@@ -134,7 +134,7 @@ impl Scheduler {
         self.exited();
         let status = match self.status {
             Some(s) => describe(s),
-            None => "is still running".to_string(),
+            None => "stopped answering but still runs".to_string(),
         };
         let text = std::fs::read_to_string(self.stderr()).unwrap_or_default();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -144,10 +144,7 @@ impl Scheduler {
         } else {
             format!("its stderr ends with:\n    {}", last.join("\n    "))
         };
-        format!(
-            "the scheduler `{}` {status} before it answered; {said}",
-            self.command
-        )
+        format!("the scheduler `{}` {status}; {said}", self.command)
     }
 
     fn stderr(&self) -> PathBuf {
