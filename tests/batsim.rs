@@ -1165,6 +1165,18 @@ fn a_signal_leaves_no_scheduler_behind() {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         assert!(sleeping(), "{signal}: the scheduler runs");
+        // The scheduler's working folder, a temporary one.
+        let sleep = carrying(&mark)
+            .into_iter()
+            .find(|p| p.contains("(sleep)"))
+            .unwrap();
+        let pid = sleep.split(' ').next().unwrap();
+        let folder = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap();
+        assert!(
+            folder.to_string_lossy().contains("schedscope-scheduler-"),
+            "{}",
+            folder.display()
+        );
         let killed = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()
@@ -1173,5 +1185,14 @@ fn a_signal_leaves_no_scheduler_behind() {
         let status = child.wait().unwrap();
         assert!(!status.success(), "{signal}: {status:?}");
         assert_eq!(left_behind(&mark), Vec::<String>::new(), "{signal}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while folder.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            !folder.exists(),
+            "{signal}: {} is removed",
+            folder.display()
+        );
     }
 }

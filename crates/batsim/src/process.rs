@@ -18,7 +18,7 @@
 //! out. If it dies of a signal, nothing of it runs any more: on Linux the
 //! shell that runs the command is told by the kernel (`PR_SET_PDEATHSIG`)
 //! and kills its group, so the scheduler does not outlive schedscope
-//! either.
+//! either. Either way the folder is removed too.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -65,9 +65,9 @@ fn free_port() -> Result<u16, String> {
         .map_err(|e| format!("no free port on 127.0.0.1 for the scheduler: {e}"))
 }
 
-/// The process groups of schedulers running now, killed if the process
-/// exits without dropping them.
-static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// The process groups of schedulers running now and their folders,
+/// killed and removed if the process exits without dropping them.
+static RUNNING: Mutex<Vec<(i32, PathBuf)>> = Mutex::new(Vec::new());
 
 /// A scheduler process started for one run; killed when dropped.
 pub struct Scheduler {
@@ -97,7 +97,7 @@ impl Scheduler {
             File::create(dir.path().join("stderr.txt")).map_err(|e| cannot("stderr.txt", e))?;
         let child = spawn(&line, dir.path(), out, err).map_err(|e| cannot("sh -c", e))?;
         if let Ok(mut running) = RUNNING.lock() {
-            running.push(child.id() as i32);
+            running.push((child.id() as i32, dir.path().to_path_buf()));
         }
         kill_on_exit();
         tracing::debug!(command = %line, pid = child.id(), "scheduler started");
@@ -164,7 +164,7 @@ impl Scheduler {
             self.status = self.child.wait().ok();
         }
         if let Ok(mut running) = RUNNING.lock() {
-            running.retain(|&g| g != self.child.id() as i32);
+            running.retain(|(g, _)| *g != self.child.id() as i32);
         }
     }
 }
@@ -192,15 +192,17 @@ fn describe(s: ExitStatus) -> String {
 
 /// The shell around the command: the command runs in a shell of its own
 /// (`$1`), and a SIGTERM to this one (the kernel's, when schedscope dies)
-/// kills the whole group. The command's exit status is the shell's.
+/// removes the scheduler's folder (`$2`) and kills the whole group. The
+/// command's exit status is the shell's.
 #[cfg(unix)]
-const WRAPPER: &str = "trap 'kill -s KILL 0' TERM; sh -c \"$1\" & wait $!";
+const WRAPPER: &str = "trap 'cd /; rm -rf \"$2\"; kill -s KILL 0' TERM; sh -c \"$1\" & wait $!";
 
 #[cfg(unix)]
 fn spawn(line: &str, dir: &std::path::Path, out: File, err: File) -> std::io::Result<Child> {
     use std::os::unix::process::CommandExt;
     let mut c = Command::new("sh");
     c.args(["-c", WRAPPER, "schedscope-scheduler", line])
+        .arg(dir)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(out)
@@ -237,14 +239,16 @@ fn kill_group(group: i32) {
 #[cfg(not(unix))]
 fn kill_group(_: i32) {}
 
-/// Kills the schedulers still running when the process exits.
+/// Kills the schedulers still running when the process exits, and
+/// removes their folders.
 fn kill_on_exit() {
     #[cfg(unix)]
     {
         extern "C" fn kill_running() {
             if let Ok(running) = RUNNING.try_lock() {
-                for &g in running.iter() {
-                    kill_group(g);
+                for (g, dir) in running.iter() {
+                    kill_group(*g);
+                    let _ = std::fs::remove_dir_all(dir);
                 }
             }
         }
