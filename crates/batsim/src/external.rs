@@ -8,6 +8,7 @@
 //! nothing to tell sends nothing, as Batsim does.
 
 use crate::link::Link;
+use crate::process::{self, Scheduler};
 use crate::wire::{self, Ask, Numbering};
 use schedscope_protocol::model::{ClusterIdx, Platform, SimTime};
 use schedscope_protocol::sched::explain;
@@ -20,7 +21,8 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Endpoints driving a run now: a scheduler drives one run at a time.
+/// Endpoints driving a run now: a scheduler drives one run at a time (a
+/// scheduler started for its run has a port of its own and claims none).
 static IN_USE: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
 /// A job the scheduler was told of and has not seen end.
@@ -44,11 +46,15 @@ const SHOWN: usize = 12;
 pub struct External {
     spec: PolicySpec,
     endpoint: String,
+    /// The command that starts a scheduler for this run, if any.
+    command: Option<String>,
     timeout: Duration,
     numbering: Numbering,
     link: Option<Link>,
-    /// The simulation's beginning was sent (and the endpoint claimed).
+    /// The simulation's beginning was sent (and the scheduler started).
     begun: bool,
+    /// The endpoint is claimed in [`IN_USE`].
+    claimed: bool,
     /// The last arrival told; later arrivals are new.
     last_arrival: Option<u64>,
     /// Jobs told of, by id.
@@ -85,15 +91,22 @@ impl External {
         spec: PolicySpec,
         platform: &Platform,
         endpoint: String,
+        command: Option<String>,
         timeout: Duration,
     ) -> External {
         External {
             spec,
-            endpoint,
+            // Known once the scheduler is started.
+            endpoint: match command {
+                Some(_) => "a port of its own".to_string(),
+                None => endpoint,
+            },
+            command,
             timeout,
             numbering: Numbering::of(platform),
             link: None,
             begun: false,
+            claimed: false,
             last_arrival: None,
             jobs: BTreeMap::new(),
             calls: BTreeSet::new(),
@@ -122,21 +135,30 @@ impl External {
         out.fail(format!("external scheduler at {}: {reason}", self.endpoint));
     }
 
-    /// The first message: claims the endpoint and opens the link.
+    /// The first message: starts the scheduler (with a command) or claims
+    /// the endpoint, and opens the link.
     fn begin(&mut self, view: &SystemView<'_>) -> Result<Value, String> {
-        if !IN_USE
-            .lock()
-            .map_err(|e| e.to_string())?
-            .insert(self.endpoint.clone())
-        {
-            return Err(
-                "it already drives another run: a scheduler drives one run at a time \
-                 (one replication, one sweep point per scheduler process)"
-                    .to_string(),
-            );
-        }
         self.begun = true;
-        self.link = Some(Link::open(&self.endpoint, self.timeout)?);
+        if let Some(command) = &self.command {
+            let (scheduler, endpoint): (Scheduler, String) = Scheduler::start(command)?;
+            self.endpoint = endpoint;
+            self.link = Some(Link::open(&self.endpoint, self.timeout)?.owning(scheduler));
+        } else {
+            if !IN_USE
+                .lock()
+                .map_err(|e| e.to_string())?
+                .insert(self.endpoint.clone())
+            {
+                return Err(
+                    "it already drives another run: a scheduler drives one run at a time \
+                     (one replication, one sweep point per scheduler process; or set \
+                     params.command to start one for each run)"
+                        .to_string(),
+                );
+            }
+            self.claimed = true;
+            self.link = Some(Link::open(&self.endpoint, self.timeout)?);
+        }
         if let Some(k) = view.running.first() {
             return Err(format!(
                 "job {} is running already: the scheduler must be in force from the \
@@ -605,12 +627,19 @@ impl Drop for External {
         {
             let ends = wire::event(self.now, "SIMULATION_ENDS", json!({}));
             let message = json!({ "now": wire::secs(self.now), "events": [ends] }).to_string();
-            if let Err(e) = link.ask(message) {
-                tracing::warn!(endpoint = %self.endpoint, error = %e, "SIMULATION_ENDS was not answered");
+            match link.ask(message) {
+                // A scheduler started for the run exits on its own now.
+                Ok(_) => link.stop_scheduler(process::GRACE),
+                Err(e) => {
+                    tracing::warn!(endpoint = %self.endpoint, error = %e, "SIMULATION_ENDS was not answered")
+                }
             }
         }
+        // Stops the scheduler started for the run, if it still runs.
         self.link = None;
-        if let Ok(mut used) = IN_USE.lock() {
+        if self.claimed
+            && let Ok(mut used) = IN_USE.lock()
+        {
             used.remove(&self.endpoint);
         }
     }

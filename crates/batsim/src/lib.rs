@@ -26,9 +26,14 @@
 //!   the scheduler and the engine disagreeing about what runs where.
 //! * A scheduler drives one run at a time: one replication, one sweep
 //!   point per scheduler process, in force from the run's start.
+//! * With the parameter `command`, schedscope starts the scheduler itself
+//!   for each run, on a free port, and stops it when the run ends (see
+//!   [`process`]): replications and parallel sweep points each get their
+//!   own, and `endpoint` is ignored.
 
 mod external;
 pub mod link;
+pub mod process;
 pub mod wire;
 
 pub use external::External;
@@ -49,7 +54,20 @@ pub const PARAMS: &[Param] = &[
         key: "endpoint",
         title: "endpoint",
         hint: "the scheduler's ZeroMQ REP socket",
-        kind: ParamKind::Text { default: ENDPOINT },
+        kind: ParamKind::Text {
+            default: ENDPOINT,
+            check: None,
+        },
+    },
+    Param {
+        key: "command",
+        title: "command",
+        hint: "starts a scheduler for each run, {port} replaced by a free port \
+               (e.g. pybatsim easyBackfill -s tcp://*:{port} -t 0); endpoint is then ignored",
+        kind: ParamKind::Text {
+            default: "",
+            check: Some(process::check_command),
+        },
     },
     Param {
         key: "timeout",
@@ -74,12 +92,16 @@ pub fn entry() -> PolicyEntry {
         // The catalog adds the parameters set (`[endpoint …]`).
         label: |_| "external".to_string(),
         build: |spec, platform: &Platform| {
-            link::check_endpoint(&endpoint(spec))?;
+            match command(spec) {
+                Some(c) => process::check_command(&c)?,
+                None => link::check_endpoint(&endpoint(spec))?,
+            }
             let timeout = catalog::number(spec, "timeout").unwrap_or(10.0);
             Ok(Box::new(External::new(
                 spec.clone(),
                 platform,
                 endpoint(spec),
+                command(spec),
                 Duration::from_secs_f64(timeout),
             )))
         },
@@ -88,6 +110,11 @@ pub fn entry() -> PolicyEntry {
 
 fn endpoint(spec: &PolicySpec) -> String {
     catalog::choice(spec, "endpoint").unwrap_or_else(|| ENDPOINT.to_string())
+}
+
+/// The command that starts a scheduler for each run, if one is set.
+fn command(spec: &PolicySpec) -> Option<String> {
+    catalog::choice(spec, "command").filter(|c| !c.trim().is_empty())
 }
 
 /// Adds `external` to schedscope's catalog (once; later calls do
@@ -117,7 +144,7 @@ mod tests {
             ..PolicySpec::fcfs()
         };
         assert_eq!(endpoint(&spec), ENDPOINT);
-        let [at, timeout] = PARAMS else {
+        let [at, command_at, timeout] = PARAMS else {
             unreachable!()
         };
         catalog::set(&mut spec, at, ParamValue::Text("tcp://10.0.0.1:5".into())).unwrap();
@@ -139,5 +166,16 @@ mod tests {
             catalog::label(&spec),
             "external [endpoint tcp://10.0.0.1:5, timeout 0.5]"
         );
+        // A command must say where to listen; with one, the endpoint is
+        // not read.
+        assert_eq!(command(&spec), None);
+        let nowhere = catalog::set(&mut spec, command_at, ParamValue::Text("pybatsim x".into()));
+        assert!(nowhere.unwrap_err().contains("params.command"));
+        let starts = "pybatsim easyBackfill -s tcp://*:{port} -t 0";
+        catalog::set(&mut spec, command_at, ParamValue::Text(starts.into())).unwrap();
+        catalog::set(&mut spec, at, ParamValue::Text("garbage".into())).unwrap();
+        assert_eq!(command(&spec).as_deref(), Some(starts));
+        assert!(catalog::check(&spec).is_ok());
+        assert!((entry().build)(&spec, &Platform::default()).is_ok());
     }
 }

@@ -5,6 +5,12 @@
 //! the socket; on a thread that already runs a runtime, the exchange runs
 //! on a scoped thread of its own).
 
+//!
+//! A link may own the scheduler's process ([`Scheduler`], started for the
+//! run): then its exit is watched while the link waits, and ends the wait
+//! at once with the command, its status and its last errors.
+
+use crate::process::Scheduler;
 use std::time::{Duration, Instant};
 use zeromq::{ReqSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
 
@@ -14,7 +20,12 @@ pub struct Link {
     socket: Option<ReqSocket>,
     endpoint: String,
     timeout: Duration,
+    /// The scheduler's process, when schedscope started it.
+    scheduler: Option<Scheduler>,
 }
+
+/// How often a started scheduler is checked while the link waits.
+const WATCH: Duration = Duration::from_millis(50);
 
 impl Link {
     /// A link to the scheduler listening at `endpoint`
@@ -31,7 +42,23 @@ impl Link {
             socket: None,
             endpoint: endpoint.to_string(),
             timeout,
+            scheduler: None,
         })
+    }
+
+    /// The link to `scheduler`, started for this run and listening at
+    /// the link's endpoint: stopped with the link.
+    pub fn owning(mut self, scheduler: Scheduler) -> Link {
+        self.scheduler = Some(scheduler);
+        self
+    }
+
+    /// Gives the scheduler started for this run up to `grace` to exit on
+    /// its own, then kills it (nothing when the link does not own one).
+    pub fn stop_scheduler(&mut self, grace: Duration) {
+        if let Some(s) = &mut self.scheduler {
+            s.stop(grace);
+        }
     }
 
     /// Sends `message` and waits for the reply. After an error the link
@@ -53,17 +80,25 @@ impl Link {
     fn exchange(&mut self, message: String) -> Result<String, String> {
         let (endpoint, timeout) = (self.endpoint.as_str(), self.timeout);
         let socket = &mut self.socket;
-        self.rt.block_on(async {
+        let scheduler = &mut self.scheduler;
+        let result = self.rt.block_on(async {
             if socket.is_none() {
-                *socket = Some(connect(endpoint, Instant::now() + timeout).await?);
+                let deadline = Instant::now() + timeout;
+                let connected = watched(connect(endpoint, deadline), deadline, scheduler).await;
+                *socket = Some(match connected {
+                    Ok(r) => r?,
+                    Err(Some(gone)) => return Err(gone),
+                    Err(None) => return Err(format!("no scheduler listens at {endpoint}")),
+                });
             }
             let s = socket.as_mut().expect("connected above");
             let exchange = async {
                 s.send(ZmqMessage::from(message)).await?;
                 s.recv().await
             };
-            match tokio::time::timeout(timeout, exchange).await {
-                Err(_) => Err(format!(
+            match watched(exchange, Instant::now() + timeout, scheduler).await {
+                Err(Some(gone)) => Err(gone),
+                Err(None) => Err(format!(
                     "the scheduler at {endpoint} stopped answering: no reply within {} s",
                     timeout.as_secs_f64()
                 )),
@@ -74,7 +109,61 @@ impl Link {
                     format!("the scheduler at {endpoint} sent a reply that is not text: {e}")
                 }),
             }
-        })
+        });
+        result.map_err(|e| self.explain(e))
+    }
+
+    /// `error`, or why the scheduler started for the run is gone if it
+    /// is (a closed connection may be seen before the exit).
+    fn explain(&mut self, error: String) -> String {
+        let Some(s) = &mut self.scheduler else {
+            return error;
+        };
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while !s.exited() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if s.exited() {
+            return s.failure();
+        }
+        if error.starts_with("no scheduler listens") {
+            return format!(
+                "the scheduler `{}` runs but does not listen at {} within {} s \
+                 (does the command listen on {{port}}?)",
+                s.command(),
+                self.endpoint,
+                self.timeout.as_secs_f64()
+            );
+        }
+        error
+    }
+}
+
+/// Runs `work` until `deadline`, watching the scheduler started for the
+/// run, if any: `Err(Some(why))` when it exited, `Err(None)` when the
+/// deadline came first.
+async fn watched<T>(
+    work: impl std::future::Future<Output = T>,
+    deadline: Instant,
+    scheduler: &mut Option<Scheduler>,
+) -> Result<T, Option<String>> {
+    let mut work = std::pin::pin!(work);
+    loop {
+        let until = match scheduler {
+            Some(_) => deadline.min(Instant::now() + WATCH),
+            None => deadline,
+        };
+        if let Ok(done) = tokio::time::timeout_at(until.into(), &mut work).await {
+            return Ok(done);
+        }
+        if let Some(s) = scheduler
+            && s.exited()
+        {
+            return Err(Some(s.failure()));
+        }
+        if Instant::now() >= deadline {
+            return Err(None);
+        }
     }
 }
 

@@ -72,9 +72,17 @@ pub enum ParamKind {
         shown: &'static [&'static str],
     },
     /// Free text, such as an address (set in a scenario or with `--set`;
-    /// the picker shows it and leaves it as it is).
-    Text { default: &'static str },
+    /// the picker shows it and leaves it as it is). An empty default means
+    /// unset; `check`, when there is one, refuses a value the policy could
+    /// not use, with the reason (a scenario points at its line).
+    Text {
+        default: &'static str,
+        check: Option<TextCheck>,
+    },
 }
+
+/// Refuses a text a policy could not use, with the reason.
+pub type TextCheck = fn(&str) -> Result<(), String>;
 
 /// The word for no limit in a [`ParamKind::Limit`].
 pub const UNLIMITED: &str = "unlimited";

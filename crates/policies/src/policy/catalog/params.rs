@@ -116,7 +116,9 @@ fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
         (ParamKind::Choice { values, .. }, ParamValue::Text(t)) if values.contains(&t.as_str()) => {
             Ok(())
         }
-        (ParamKind::Text { .. }, ParamValue::Text(t)) if !t.trim().is_empty() => Ok(()),
+        (ParamKind::Text { check, .. }, ParamValue::Text(t)) if !t.trim().is_empty() => {
+            check.map_or(Ok(()), |c| c(t))
+        }
         (ParamKind::Text { .. }, _) => Err(format!("must be a non-empty text, found {v}")),
         (ParamKind::Choice { values, .. }, _) => Err(format!(
             "must be one of {}, found {v}",
@@ -143,7 +145,7 @@ pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
             ParamValue::Int(default)
         }
         ParamKind::Number { default, .. } => ParamValue::Float(default),
-        ParamKind::Choice { default, .. } | ParamKind::Text { default } => {
+        ParamKind::Choice { default, .. } | ParamKind::Text { default, .. } => {
             ParamValue::Text(default.to_string())
         }
     }
@@ -256,7 +258,8 @@ pub fn describe() -> String {
                 ParamKind::Choice {
                     values, default, ..
                 } => format!("{} (default {default})", one_of(values)),
-                ParamKind::Text { default } => format!("a text (default \"{default}\")"),
+                ParamKind::Text { default: "", .. } => "a text (unset by default)".to_string(),
+                ParamKind::Text { default, .. } => format!("a text (default \"{default}\")"),
             };
             out.push_str(&format!("    policy.{}: {takes}\n", scenario_key(p.key)));
         }
