@@ -696,12 +696,16 @@ fn walltime_kills_reach_the_scheduler() {
 
 /// In the console, a switch away from the scheduler ends its simulation
 /// (pybatsim hears SIMULATION_ENDS and exits) and the built-in policy
-/// takes the queue over; a switch back while jobs run stops the run, and
-/// the message line gives the reason, not the switch's success.
+/// takes the queue over. A switch back waits for the jobs EASY started to
+/// end (a scheduler is told only of processors it allocates), says so,
+/// then a new scheduler takes the queue as it stands and the run goes to
+/// its end: every job once. A switch back to a fixed endpoint whose
+/// scheduler has gone stops the run with the reason.
 #[test]
 fn switching_away_and_back_in_the_console() {
     use schedscope::console::session::Request;
     use schedscope::engine::Command;
+    use schedscope::model::SimTime;
     use schedscope::policy::PolicySpec;
     let (Some(venv), Some(data)) = (venv(), medium_late()) else {
         return;
@@ -709,14 +713,12 @@ fn switching_away_and_back_in_the_console() {
     schedscope_batsim::register();
     let dir = tempfile::tempdir().unwrap();
     let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
-    let port = port();
-    let mut s = pybatsim(&venv, "easyBackfill", port, dir.path());
-    let sets = [format!("policy.params.endpoint=\"tcp://127.0.0.1:{port}\"")];
+    let mark = marker("switch");
+    let sets = [command_set(&venv, "easyBackfill", &mark)];
     let sc = schedscope::scenario::Scenario::load_with(&sc, &sets).unwrap();
     let external = sc.file.policy.clone();
     let mut c = console::Console::on(sc, 120, 30);
-    c.session
-        .advance_to(schedscope::model::SimTime::from_secs(300), usize::MAX);
+    c.session.advance_to(SimTime::from_secs(300), usize::MAX);
     let easy = PolicySpec {
         name: schedscope::policy::PolicyName::new("easy"),
         params: Default::default(),
@@ -724,6 +726,58 @@ fn switching_away_and_back_in_the_console() {
     };
     c.session
         .handle(Request::Apply(Command::SetPolicy { policy: easy }));
+    assert_eq!(
+        left_behind(&mark),
+        Vec::<String>::new(),
+        "its scheduler ended"
+    );
+    c.session.advance_to(SimTime::from_secs(600), usize::MAX);
+    let running = c.session.engine().running_len();
+    assert!(running > 0, "EASY runs jobs");
+    c.session.handle(Request::Apply(Command::SetPolicy {
+        policy: external.clone(),
+    }));
+    c.session.step_events(1);
+    c.publish();
+    let screen = c.screen();
+    assert!(!screen.contains("■ stopped"), "{screen}");
+    assert!(screen.contains("waiting for"), "{screen}");
+    assert!(carrying(&mark).is_empty(), "no scheduler yet");
+    // On to the end: the new scheduler begins once EASY's jobs end.
+    while !c.session.engine().is_done() {
+        c.session.advance_to(SimTime::MAX, 1 << 16);
+    }
+    c.publish();
+    let screen = c.screen();
+    assert!(screen.contains("■ finished"), "{screen}");
+    let counters = c.session.engine().counters();
+    assert_eq!(counters.finished, counters.arrived, "every job ran once");
+    assert!(counters.arrived > 700);
+    assert!(!carrying(&mark).is_empty(), "the second scheduler ran it");
+    // Its simulation ends with the console's run (quit, restart, switch).
+    drop(c);
+    assert_eq!(left_behind(&mark), Vec::<String>::new(), "and is gone");
+
+    // A fixed endpoint: its scheduler exits when its simulation ends, so a
+    // switch back finds no one and stops the run with the reason.
+    let sc = scenario(dir.path(), &data.join("medium_late.json"), 32);
+    let port = port();
+    let mut s = pybatsim(&venv, "easyBackfill", port, dir.path());
+    let sets = [
+        format!("policy.params.endpoint=\"tcp://127.0.0.1:{port}\""),
+        "policy.params.timeout=1".to_string(),
+    ];
+    let sc = schedscope::scenario::Scenario::load_with(&sc, &sets).unwrap();
+    let external = sc.file.policy.clone();
+    let mut c = console::Console::on(sc, 120, 30);
+    c.session.advance_to(SimTime::from_secs(300), usize::MAX);
+    c.session.handle(Request::Apply(Command::SetPolicy {
+        policy: PolicySpec {
+            name: schedscope::policy::PolicyName::new("easy"),
+            params: Default::default(),
+            ..external.clone()
+        },
+    }));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while s.0.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -733,21 +787,14 @@ fn switching_away_and_back_in_the_console() {
         "the scheduler's simulation ended"
     );
     c.session
-        .advance_to(schedscope::model::SimTime::from_secs(600), usize::MAX);
-    c.publish();
-    let screen = c.screen();
-    assert!(
-        screen.contains("▶ running") || screen.contains("⏸"),
-        "{screen}"
-    );
-    c.session
         .handle(Request::Apply(Command::SetPolicy { policy: external }));
-    c.session
-        .advance_to(schedscope::model::SimTime::from_secs(700), usize::MAX);
+    while !c.session.engine().is_done() && c.session.engine().failure().is_none() {
+        c.session.advance_to(SimTime::MAX, 1 << 16);
+    }
     c.publish();
     let screen = c.screen();
     assert!(screen.contains("■ stopped"), "{screen}");
-    assert!(screen.contains("is running already"), "{screen}");
+    assert!(screen.contains("no scheduler listens"), "{screen}");
 }
 
 /// Where pybatsim's `easyBackfill` and schedscope's EASY part, worked by

@@ -525,7 +525,6 @@ impl Session {
         }
     }
 
-    /// Carries out an operator request and sets the message line.
     /// Why the policy stopped the run (an external scheduler gone, say),
     /// if it did.
     fn stopped(&self) -> Option<Message> {
@@ -536,6 +535,7 @@ impl Session {
         )))
     }
 
+    /// Carries out an operator request and sets the message line.
     pub fn handle(&mut self, request: Request) {
         let message = match request {
             Request::View {

@@ -55,6 +55,9 @@ pub struct External {
     begun: bool,
     /// The endpoint is claimed in [`IN_USE`].
     claimed: bool,
+    /// Switched to in mid-run: how many jobs started by the policy before
+    /// it were still running when it last looked (none: not waiting).
+    draining: Option<usize>,
     /// The last arrival told; later arrivals are new.
     last_arrival: Option<u64>,
     /// Jobs told of, by id.
@@ -107,6 +110,7 @@ impl External {
             link: None,
             begun: false,
             claimed: false,
+            draining: None,
             last_arrival: None,
             jobs: BTreeMap::new(),
             calls: BTreeSet::new(),
@@ -158,13 +162,6 @@ impl External {
             }
             self.claimed = true;
             self.link = Some(Link::open(&self.endpoint, self.timeout)?);
-        }
-        if let Some(k) = view.running.first() {
-            return Err(format!(
-                "job {} is running already: the scheduler must be in force from the \
-                 run's start (a switch to it in mid-run is not supported)",
-                view.job(*k).id
-            ));
         }
         Ok(wire::begins(view.platform))
     }
@@ -410,6 +407,21 @@ impl External {
             busy: self.busy(view),
             started: HashSet::new(),
         };
+        // Switched to in mid-run: a scheduler can only be told of the
+        // processors it allocates, so it begins once the jobs another
+        // policy started have ended; the queue waits meanwhile.
+        if !self.begun && !view.running.is_empty() {
+            let n = view.running.len();
+            if self.draining != Some(n) {
+                self.note(format!(
+                    "waiting for {} started before it to end: the scheduler is told \
+                     only of processors it allocates",
+                    explain::plural(n as u64, "job", "jobs")
+                ));
+                self.draining = Some(n);
+            }
+            return Ok(());
+        }
         // The beginning goes alone, as Batsim sends it (pybatsim reads it
         // before its scheduler is set up).
         if !self.begun {
@@ -520,7 +532,14 @@ impl Policy for External {
     /// whether it has been told of the job and what it asks for.
     fn explain(&self, view: &SystemView<'_>, job: JobKey) -> Explanation {
         let g = explain::generic(view, job);
-        let told = if self.jobs.contains_key(&view.job(job).id) {
+        let told = if let Some(n) = self.draining.filter(|_| !self.begun) {
+            &format!(
+                "it begins once the jobs started before the switch to it have \
+                 ended ({} still {}; it can only be told of processors it allocates)",
+                n,
+                if n == 1 { "runs" } else { "run" }
+            )
+        } else if self.jobs.contains_key(&view.job(job).id) {
             "it has been told of this job (JOB_SUBMITTED) and has not started it"
         } else {
             "it has not been told of this job yet"
