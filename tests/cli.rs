@@ -823,3 +823,25 @@ fn the_readme_lists_every_built_in_policy() {
         "README.md's table of policies is not the catalog's; it should read:\n{table}"
     );
 }
+
+/// The version the binary reports is the latest release in CHANGELOG.md.
+#[test]
+fn the_version_is_the_changelogs_latest_release() {
+    let o = schedscope(&["--version"]);
+    let out = stdout(&o);
+    let version = out.trim().strip_prefix("schedscope ").expect(&out);
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    let log =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md")).unwrap();
+    let latest = log
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("## [")
+                .filter(|l| !l.starts_with("Unreleased"))
+        })
+        .expect("a release in CHANGELOG.md");
+    assert!(
+        latest.starts_with(&format!("{version}] - ")),
+        "CHANGELOG's latest release is {latest}, the binary says {version}"
+    );
+}
