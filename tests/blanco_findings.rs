@@ -148,7 +148,7 @@ fn findings_under_the_default_readings() {
     }
 }
 
-/// Speed of PAS (run with `cargo test --release --test blanco_findings --
+/// Speed of PAS (run with `cargo test --release --test engine_policies blanco_findings --
 /// --ignored --nocapture`): per-run time and the package solves.
 #[test]
 #[ignore]

@@ -7,7 +7,7 @@
 //! ignored `*_long` tests, with the number of cases per target from
 //! `FUZZ_CASES`:
 //!
-//!   FUZZ_CASES=1000000 cargo test --release --test fuzz_readers -- --ignored --nocapture
+//!   FUZZ_CASES=1000000 cargo test --release --test commands fuzz_readers -- --ignored --nocapture
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

@@ -3,7 +3,7 @@
 //! `cargo test` runs a reduced version (fewer completions, 4 replications);
 //! the full study (120,000 completions, 10 replications, every λ, approach,
 //! E and size distribution) is `study_table`, ignored here: run it with
-//! `cargo test --release --test grid_paper -- --ignored --nocapture`.
+//! `cargo test --release --test engine_policies grid_paper -- --ignored --nocapture`.
 
 use schedscope::grid_study::{GridPoint, GridSummary, replicate};
 use schedscope::policy::PolicyName;
@@ -33,7 +33,7 @@ fn row(label: &str, s: &GridSummary) -> String {
 }
 
 #[test]
-#[ignore = "the full study: cargo test --release --test grid_paper -- --ignored --nocapture"]
+#[ignore = "the full study: cargo test --release --test engine_policies grid_paper -- --ignored --nocapture"]
 fn study_table() {
     let t0 = std::time::Instant::now();
     println!("| point | U | % gangs | RT | SLD | WRT | WSLD |");
@@ -53,7 +53,7 @@ fn study_table() {
 }
 
 #[test]
-#[ignore = "speed: cargo test --release --test grid_paper -- --ignored --nocapture"]
+#[ignore = "speed: cargo test --release --test engine_policies grid_paper -- --ignored --nocapture"]
 fn one_paper_length_run() {
     let p = point(12.5, PolicyName::Grid2, 30.0, GangSizes::Uniform, 120_000);
     let t0 = std::time::Instant::now();

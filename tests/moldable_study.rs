@@ -7,7 +7,7 @@
 //! `all-backfilled` (not the default, `estimate`: see
 //! tests/moldable_readings.rs for both), estimates off by a uniform ±50 % (so that some are
 //! under the run time). The full table (more seeds) is the ignored test
-//! `full_study_table`: `cargo test --release --test moldable_study --
+//! `full_study_table`: `cargo test --release --test papers moldable_study --
 //! --ignored --nocapture`.
 
 use rayon::prelude::*;
@@ -123,7 +123,7 @@ fn table(t: &[(f64, PolicyName, MoldableFigures)]) -> String {
 }
 
 #[test]
-#[ignore = "the full table: cargo test --release --test moldable_study -- --ignored --nocapture"]
+#[ignore = "the full table: cargo test --release --test papers moldable_study -- --ignored --nocapture"]
 fn full_study_table() {
     let t0 = std::time::Instant::now();
     let t = study(40);
@@ -132,7 +132,7 @@ fn full_study_table() {
 }
 
 #[test]
-#[ignore = "speed: cargo test --release --test moldable_study -- --ignored --nocapture"]
+#[ignore = "speed: cargo test --release --test papers moldable_study -- --ignored --nocapture"]
 fn hundred_thousand_jobs_under_bfm() {
     let t0 = std::time::Instant::now();
     let r = run_records(fjt::FJT1_BFM, 0.6, 1, 100_000);

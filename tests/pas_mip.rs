@@ -241,7 +241,7 @@ fn the_search_proves_the_recorded_packages_within_its_measured_work() {
 /// Replays a file of recorded packages (one JSON object a line: gamma,
 /// abw, base, free, jobs as [size, estimate, [pnbw, sigma] or null], obj =
 /// the node-limited program's objective) through the search:
-/// `PAS_CORPUS=packages.jsonl cargo test --release --test pas_mip replay -- --ignored --nocapture`.
+/// `PAS_CORPUS=packages.jsonl cargo test --release --test engine_policies pas_mip::replay -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn replay_recorded_packages() {
@@ -378,7 +378,7 @@ fn a_package_that_fits_one_fast_cluster_stays_there() {
 /// its objectives' sum. Which allocation a limited run stops at depends on
 /// the path of its branch and bound; this prints the totals to compare
 /// formulations by:
-/// `cargo test --release --test pas_mip program_alone -- --ignored --nocapture`.
+/// `cargo test --release --test engine_policies pas_mip::program_alone -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn program_alone_on_recorded_packages() {

@@ -312,7 +312,7 @@ fn the_rate_reading_makes_as_many_graphs_as_the_span_holds() {
 /// graphs' mean wait s, trace jobs' mean wait s, jobs, graphs, and for AR
 /// reservations, mean reduction %, backfill proc-s); the default reading
 /// then checked as above. In release:
-///   cargo test --release --test sulistio_findings -- --ignored --nocapture
+///   cargo test --release --test papers sulistio_findings -- --ignored --nocapture
 #[test]
 #[ignore]
 fn the_whole_experiment_over_ten_seeds() {

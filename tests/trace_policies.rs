@@ -3,7 +3,7 @@
 //!
 //! CI runs the two-trace check that EASY beats FCFS on mean wait; the run of
 //! every trace under every policy is `#[ignore]`d (it takes minutes):
-//! `cargo test --release --test trace_policies -- --ignored --nocapture`.
+//! `cargo test --release --test engine_policies trace_policies -- --ignored --nocapture`.
 
 mod common;
 
