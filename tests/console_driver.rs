@@ -2,12 +2,14 @@
 //! them, and runs flat out when asked. Only outcomes are checked, never
 //! wall-clock timings.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use schedscope::console::driver::{Driver, ToDriver};
 use schedscope::console::session::{Request, Session};
 use schedscope::console::snapshot::{Snapshot, Speed};
 use schedscope::engine::Command;
 use schedscope::policy::{MaxJumps, PolicySpec};
-use schedscope::scenario::Scenario;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,7 +27,7 @@ fn wait_until(driver: &mut Driver, what: &str, ok: impl Fn(&Snapshot) -> bool) -
 
 #[test]
 fn applies_requests_and_publishes_their_result() {
-    let sc = ngubiri();
+    let sc = common::ngubiri();
     let mut session = Session::new(sc, 1, true).unwrap();
     session.speed = Speed::Rate(50.0);
     let mut d = Driver::spawn(session).unwrap();
@@ -64,7 +66,7 @@ fn applies_requests_and_publishes_their_result() {
 
 #[test]
 fn runs_flat_out() {
-    let sc = ngubiri();
+    let sc = common::ngubiri();
     let mut session = Session::new(sc, 1, true).unwrap();
     session.speed = Speed::Max;
     let mut d = Driver::spawn(session).unwrap();
@@ -75,15 +77,4 @@ fn runs_flat_out() {
     let s = wait_until(&mut d, "an event rate", |s| s.events_per_sec > 0.0);
     assert!(s.events_per_sec > 0.0);
     d.stop();
-}
-
-/// The group-wise co-allocation study, `scenarios/default.toml`.
-fn ngubiri() -> Scenario {
-    Scenario::parse(
-        include_str!("../scenarios/default.toml"),
-        "scenarios/default.toml",
-        std::path::Path::new("."),
-        &[],
-    )
-    .unwrap()
 }

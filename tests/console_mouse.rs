@@ -6,12 +6,14 @@
 //! does nothing, and random mouse events over a running scenario never
 //! break the console.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedscope::console::app::{App, Msg, Overlay, Pane};
 use schedscope::console::keymap::Mode;
-use schedscope::scenario::Scenario;
 use std::time::{Duration, Instant};
 
 #[path = "common/console.rs"]
@@ -23,7 +25,7 @@ const CLICK: MouseEventKind = MouseEventKind::Down(MouseButton::Left);
 /// The default scenario at 600 s: four jobs wait, every cluster is busy
 /// but for a few processors.
 fn at_600(w: u16, h: u16) -> Console {
-    let mut c = Console::on(ngubiri(), w, h);
+    let mut c = Console::on(common::ngubiri(), w, h);
     c.run_to(600);
     c.screen();
     c
@@ -357,7 +359,7 @@ fn random_mouse_events_never_break_the_console() {
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for (w, h) in [(80, 24), (150, 40), (60, 18)] {
-        let mut c = Console::on(ngubiri(), w, h);
+        let mut c = Console::on(common::ngubiri(), w, h);
         let mut t = Instant::now();
         for frame in 0..30u32 {
             c.run_to(300 + 20 * frame);
@@ -380,15 +382,4 @@ fn random_mouse_events_never_break_the_console() {
             }
         }
     }
-}
-
-/// The group-wise co-allocation study, `scenarios/default.toml`.
-fn ngubiri() -> Scenario {
-    Scenario::parse(
-        include_str!("../scenarios/default.toml"),
-        "scenarios/default.toml",
-        std::path::Path::new("."),
-        &[],
-    )
-    .unwrap()
 }

@@ -2,6 +2,9 @@
 //! scenario driven synchronously to fixed simulated times, then through
 //! the same key → request path the live console uses.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -24,7 +27,7 @@ impl Console {
     }
 
     fn sized(w: u16, h: u16) -> Console {
-        Console::on(ngubiri(), w, h)
+        Console::on(common::ngubiri(), w, h)
     }
 }
 
@@ -229,7 +232,7 @@ fn ui_loop_draws_and_quits() {
             Ok(self.0.pop())
         }
     }
-    let sc = ngubiri();
+    let sc = common::ngubiri();
     let mut session = Session::new(sc, 1, true).unwrap();
     let mut app = App::new(Arc::new(session.snapshot()));
     let mut driver = schedscope::console::Driver::spawn(session).unwrap();
@@ -374,15 +377,4 @@ fn grid_inject_form_puts_a_local_job_at_the_chosen_site() {
     assert_eq!(ends.len(), 1, "ended once");
     assert_eq!(ends[0].clusters, vec![1]);
     assert!(ends[0].injected);
-}
-
-/// The group-wise co-allocation study, `scenarios/default.toml`.
-fn ngubiri() -> Scenario {
-    Scenario::parse(
-        include_str!("../scenarios/default.toml"),
-        "scenarios/default.toml",
-        std::path::Path::new("."),
-        &[],
-    )
-    .unwrap()
 }

@@ -2,6 +2,9 @@
 //! (a window around the selection, the head, the job whose detail is open)
 //! and what they carry agrees, row for row, with the whole picture.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -12,7 +15,6 @@ use schedscope::console::ui;
 use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
 use schedscope::policy::{PolicyName, PolicySpec};
-use schedscope::scenario::Scenario;
 use std::sync::Arc;
 
 const QUEUED: usize = 3_000;
@@ -20,7 +22,7 @@ const QUEUED: usize = 3_000;
 /// The default scenario at t = 600 s under `policy`, the machine filled by
 /// one long job and `QUEUED` small jobs of varied estimates behind it.
 fn long_queue(policy: PolicyName) -> Session {
-    let mut s = Session::new(ngubiri(), 1, true).unwrap();
+    let mut s = Session::new(common::ngubiri(), 1, true).unwrap();
     s.advance_to(SimTime::from_secs(600), usize::MAX);
     s.handle(Request::Apply(Command::SetPolicy {
         policy: PolicySpec {
@@ -242,15 +244,4 @@ fn an_open_detail_follows_its_job_deep_in_the_queue() {
     assert_eq!(follow(&mut s, effects), 1);
     let snap = project(s.engine().read(), QueueWindow { from: 0, rows: 10 }, None);
     assert!(snap.queue.find(id).is_none());
-}
-
-/// The group-wise co-allocation study, `scenarios/default.toml`.
-fn ngubiri() -> Scenario {
-    Scenario::parse(
-        include_str!("../scenarios/default.toml"),
-        "scenarios/default.toml",
-        std::path::Path::new("."),
-        &[],
-    )
-    .unwrap()
 }

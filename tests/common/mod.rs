@@ -35,3 +35,16 @@ pub fn shipped_scenarios(keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// The group-wise co-allocation study, `scenarios/default.toml` (the
+/// tests' standard scenario; `schedscope` without one opens the tour).
+#[allow(dead_code)]
+pub fn ngubiri() -> schedscope::scenario::Scenario {
+    schedscope::scenario::Scenario::parse(
+        include_str!("../../scenarios/default.toml"),
+        "scenarios/default.toml",
+        Path::new("."),
+        &[],
+    )
+    .unwrap()
+}
