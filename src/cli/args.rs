@@ -8,7 +8,7 @@ use super::*;
     name = "schedscope",
     version,
     about = "Multi-cluster parallel-job scheduling: a live console and headless runs over one deterministic simulator",
-    long_about = "With no command, schedscope opens the console on the embedded default scenario when \
+    long_about = "With no command, schedscope opens the console on the embedded tour (scenarios/tour.toml) when \
                   standard output is a terminal, and otherwise runs that scenario headless and prints its tables.",
     after_help = "Exit codes: 0 ok (also when the reader of standard output, such as `head`, closes it early: \
                   the command ends there quietly), 1 an expectation failed or a sweep's points are missing, \
