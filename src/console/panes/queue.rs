@@ -35,12 +35,25 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
     let selected = ctx.selected.min(e.queue.len() - 1);
     // The policy's reason for the selected job, under the rows: two lines
     // where the pane is tall enough, one where it is short, none where it
-    // holds only a few rows.
+    // holds only a few rows; up to four where the rows leave room (a
+    // lesson's short queue at 80×24).
     let why = why_line(snap, ctx, selected);
     let why_h = match (why.is_some(), inner.height) {
         (false, _) | (_, 0..=4) => 0,
         (_, 5..=9) => 1,
         _ => 2,
+    };
+    let spare = inner
+        .height
+        .saturating_sub(why_h)
+        .saturating_sub(1 + e.queue.len().min(usize::from(u16::MAX)) as u16);
+    let why_h = match &why {
+        Some((text, _)) if why_h > 0 => {
+            let needs = crate::console::panes::detail::wrap(text, inner.width as usize).len();
+            let needs = needs.min(usize::from(WHY_MOST)) as u16;
+            (why_h + spare).min(needs).max(why_h)
+        }
+        _ => 0,
     };
     let (inner, why_area) = {
         let (top, bottom) = (inner.height - why_h, why_h);
@@ -147,6 +160,9 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
         })
         .collect()
 }
+
+/// The most lines the reason under the rows takes.
+const WHY_MOST: u16 = 4;
 
 /// `why 12 waits: …`, the policy's reason for the queued job at position
 /// `selected`, when the snapshot carries the reason for that job.
@@ -372,5 +388,35 @@ mod tests {
         let (x, y) = find(&buf, HEAD).unwrap();
         assert_eq!(buf[(x, y)].fg, Color::Reset);
         assert!(buf[(x, y)].modifier.contains(Modifier::BOLD));
+    }
+
+    /// A short queue leaves rows for the reason: it takes up to four
+    /// lines there, whole, instead of one cut short; a long queue keeps
+    /// its rows and the reason its one line.
+    #[test]
+    fn the_reason_takes_the_rows_a_short_queue_leaves() {
+        let mut snap = fixtures::snapshot();
+        let head = snap.engine.queue.get(0).unwrap().id;
+        let reason = "It is the head and does not fit now: it needs 4 processors; \
+                      1 is free. Its reservation is at +19.0 s, the shadow time.";
+        snap.why = Some((head, crate::sched::Explanation::waits(reason)));
+        let area = Rect::new(0, 0, 40, 10);
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("time."), "the whole reason:\n{t}");
+        assert!(!t.contains("⏎"), "{t}");
+        // Thirty more jobs: one line, cut.
+        let base = snap.engine.queue.get(1).unwrap().clone();
+        for id in 0..30 {
+            snap.engine.queue.push(QueueRow {
+                id: 500 + id,
+                ..base.clone()
+            });
+        }
+        let mut buf = Buffer::empty(area);
+        render(&snap, &Ctx::default(), area, &mut buf);
+        let t = text(&buf);
+        assert!(t.contains("⏎") && !t.contains("time."), "{t}");
     }
 }
