@@ -5,6 +5,7 @@
 #[path = "common/mod.rs"]
 mod common;
 
+use schedscope::console::driver::IDLE_SKIP_AFTER;
 use schedscope::console::session::Session;
 use schedscope::console::snapshot::Speed;
 use schedscope::model::SimTime;
@@ -19,7 +20,7 @@ fn events_in(s: &mut Session, wall: f64) -> (u64, u64, bool) {
     };
     let mut spent = 0.0;
     while spent < wall && !s.engine().is_done() {
-        if s.skip_quiet(SimTime::from_secs_f64(3.0 * rate)) {
+        if s.skip_quiet(SimTime::from_secs_f64(IDLE_SKIP_AFTER * rate)) {
             continue;
         }
         let to = s.engine().now() + SimTime::from_secs_f64(0.1 * rate);

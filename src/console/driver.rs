@@ -29,7 +29,7 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 const SLICE: Duration = Duration::from_millis(5);
 /// Where the next event is further away than this many wall seconds at
 /// the speed chosen, the clock skips there.
-const IDLE_SKIP_AFTER: f64 = 3.0;
+pub const IDLE_SKIP_AFTER: f64 = 5.0;
 /// Wall time the engine may run flat out without simulated time moving on
 /// before the driver pauses it and says it looks stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
