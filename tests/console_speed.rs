@@ -5,7 +5,7 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use schedscope::console::driver::IDLE_SKIP_AFTER;
+use schedscope::console::driver::QUIET_SKIP_AFTER;
 use schedscope::console::session::Session;
 use schedscope::console::snapshot::Speed;
 use schedscope::model::SimTime;
@@ -20,7 +20,7 @@ fn events_in(s: &mut Session, wall: f64) -> (u64, u64, bool) {
     };
     let mut spent = 0.0;
     while spent < wall && !s.engine().is_done() {
-        if s.skip_quiet(SimTime::from_secs_f64(IDLE_SKIP_AFTER * rate)) {
+        if s.skip_quiet(SimTime::from_secs_f64(QUIET_SKIP_AFTER * rate)) {
             continue;
         }
         let to = s.engine().now() + SimTime::from_secs_f64(0.1 * rate);
@@ -74,4 +74,25 @@ fn every_shipped_scenario_shows_about_an_arrival_a_second() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     assert!(seen >= 20, "only {seen} scenarios");
+}
+
+/// A workload of one job, or of none, has no spacing to measure: the
+/// console opens at the default speed.
+#[test]
+fn a_workload_too_small_to_measure_opens_at_the_default_speed() {
+    for jobs in ["[{ submit = 0, size = 2, runtime = 5 }]", "[]"] {
+        let text = format!(
+            "name = \"tiny\"\n[platform]\nshape = \"1x4\"\n[workload]\nkind = \"jobs\"\njobs = {jobs}\n[policy]\nname = \"fcfs\"\n"
+        );
+        let sc = match Scenario::parse(&text, "tiny.toml", std::path::Path::new("."), &[]) {
+            Ok(sc) => sc,
+            // An empty list may be refused when read: then there is nothing to open.
+            Err(e) => {
+                assert!(jobs == "[]", "{e}");
+                continue;
+            }
+        };
+        let s = Session::new(sc, 1, false).unwrap();
+        assert_eq!(s.speed, Speed::DEFAULT, "{jobs}");
+    }
 }

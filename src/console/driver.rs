@@ -29,7 +29,7 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 const SLICE: Duration = Duration::from_millis(5);
 /// Where the next event is further away than this many wall seconds at
 /// the speed chosen, the clock skips there.
-pub const IDLE_SKIP_AFTER: f64 = 5.0;
+pub const QUIET_SKIP_AFTER: f64 = 5.0;
 /// Wall time the engine may run flat out without simulated time moving on
 /// before the driver pauses it and says it looks stuck.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
@@ -127,7 +127,7 @@ fn drive(mut session: Session, inbox: Receiver<ToDriver>, out: watch::Sender<Arc
                     session.step_within(&mut budget);
                 }
                 Speed::Rate(r)
-                    if session.skip_quiet(SimTime::from_secs_f64(r * IDLE_SKIP_AFTER)) =>
+                    if session.skip_quiet(SimTime::from_secs_f64(r * QUIET_SKIP_AFTER)) =>
                 {
                     anchor = None;
                     publish_now = true;

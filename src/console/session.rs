@@ -138,7 +138,7 @@ impl Session {
         let warming = scenario.warmup_metrics();
         let fit = Arc::new(FitRules::of(&scenario));
         let cues = scenario.cues();
-        let speed = Speed::for_interarrival(mean_interarrival(&scenario, seed));
+        let speed = Speed::for_interarrival(arrival_spacing(&scenario, seed));
         let mut session = Session {
             scenario,
             seed,
@@ -349,9 +349,9 @@ impl Session {
             self.metrics.record(&r);
             if let Some(w) = &mut self.warming {
                 w.record(&r);
-            }
-            if self.metrics.excluded >= self.scenario.file.run.warmup_jobs {
-                self.warming = None;
+                if self.metrics.excluded >= self.scenario.file.run.warmup_jobs {
+                    self.warming = None;
+                }
             }
             if self.recent.len() == RECENT_LEN {
                 self.recent.pop_front();
@@ -839,12 +839,15 @@ impl Session {
 /// where jobs arrive steadily, shorter where a few long jobs arrive
 /// together. What the console's first speed is chosen from. `None` when
 /// there is nothing to measure or the workload cannot be drawn.
-fn mean_interarrival(scenario: &Scenario, seed: u64) -> Option<f64> {
+fn arrival_spacing(scenario: &Scenario, seed: u64) -> Option<f64> {
     const FIRST: u64 = 1000;
     let mut source = scenario.job_source(seed, Some(FIRST)).ok()?;
     let mut times = Vec::new();
     while let Some(j) = source.next_job() {
         times.extend([j.submit, j.submit.saturating_add(j.runtime)]);
+    }
+    if times.len() < 4 {
+        return None;
     }
     times.sort_unstable();
     let (lo, hi) = (times.len() / 10, times.len() - 1 - times.len() / 10);
