@@ -658,6 +658,29 @@ pub fn pdf(fig: &Figure) -> Result<Vec<u8>, PlotError> {
         .map_err(|e| fail(e.to_string()))
 }
 
+/// The figure as a PNG: drawn into an RGB buffer, then encoded with fast
+/// compression and a filter chosen per row.
+fn png(fig: &Figure) -> Result<Vec<u8>, String> {
+    let (w, h) = SIZE;
+    let mut pixels = vec![0u8; w as usize * h as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        draw(&root, fig).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w, h);
+    e.set_color(png::ColorType::Rgb);
+    e.set_depth(png::BitDepth::Eight);
+    e.set_compression(png::Compression::Fast);
+    e.set_filter(png::FilterType::Sub);
+    e.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut writer = e.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&pixels).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 /// Writes the figure to the files of `paths`, each atomically, with the
 /// mode new files get (the umask's).
 pub fn write(fig: &Figure, paths: &Paths) -> Result<(), PlotError> {
@@ -672,16 +695,9 @@ pub fn write(fig: &Figure, paths: &Paths) -> Result<(), PlotError> {
     let text = svg(fig)?;
     crate::report::write_atomic(svg_path, |w| w.write_all(text.as_bytes()))
         .map_err(|e| fail(svg_path, e.to_string()))?;
-    // The bitmap backend picks the encoder by the file's extension: draw
-    // into a temporary `.png` beside the target, then rename it.
-    let tmp =
-        crate::report::temp_beside(png_path, ".png").map_err(|e| fail(png_path, e.to_string()))?;
-    {
-        let root = BitMapBackend::new(tmp.path(), SIZE).into_drawing_area();
-        draw(&root, fig).map_err(|e| fail(png_path, e.to_string()))?;
-    }
-    tmp.persist(png_path)
-        .map_err(|e| fail(png_path, e.error.to_string()))?;
+    let bytes = png(fig).map_err(|m| fail(png_path, m))?;
+    crate::report::write_atomic(png_path, |w| w.write_all(&bytes))
+        .map_err(|e| fail(png_path, e.to_string()))?;
     if let Some(pdf_path) = &paths.pdf {
         let bytes = pdf(fig)?;
         crate::report::write_atomic(pdf_path, |w| w.write_all(&bytes))
