@@ -25,7 +25,7 @@ const PUBLISH_EVERY: Duration = Duration::from_millis(50);
 /// longer; see [`Budget`]). A look costs a channel poll, so a short slice
 /// costs no throughput: flat out on METACENTRUM the console ran the trace
 /// as fast with 5 ms as with 15 ms, and a pause showed in 17–27 ms instead
-/// of 31–53 ms with 80,000–90,000 jobs queued (`benches/console_keys.sh`).
+/// of 31–53 ms with 80,000–90,000 jobs queued (`crates/bench/benches/console_keys.sh`).
 const SLICE: Duration = Duration::from_millis(5);
 /// Where the next event is further away than this many wall seconds at
 /// the speed chosen, the clock skips there.

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicU64;
 
 fn scenario(name: &str, policy: &str, extra: &[&str]) -> Option<Scenario> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
+        .join("../../scenarios")
         .join(name);
     let mut sets = vec![format!("policy.name={policy}")];
     sets.extend(extra.iter().map(|s| s.to_string()));

@@ -8,7 +8,7 @@
 # last speed key to the end of the trace, to compare with a headless run.
 # Needs tmux, a release build and the trace in ../shared/data.
 #
-#   cargo build --release && bash benches/console_keys.sh
+#   cargo build --release && bash crates/bench/benches/console_keys.sh
 #
 # SCENARIO and SETS choose another run. METACENTRUM's queue peaks near
 # 90,000; the default scenario overloaded (a mean interarrival time of 0.2
@@ -16,9 +16,9 @@
 #
 #   TARGET=100000 SCENARIO=scenarios/default.toml SETS="--set \
 #     workload.mean_interarrival=0.2 --set policy.name=fcfs" \
-#     bash benches/console_keys.sh
+#     bash crates/bench/benches/console_keys.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 S=schedscope-keys
 BIN=${BIN:-$PWD/target/release/schedscope}
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

@@ -45,7 +45,7 @@ fn engine(c: &mut Criterion) {
         b.iter(|| black_box(bare_heap(2 * JOBS)))
     });
     g.throughput(Throughput::Elements(JOBS));
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/default.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/default.toml");
     for (name, sets) in [
         ("FCFS", vec!["policy.name=fcfs"]),
         (

@@ -4,9 +4,9 @@
 # plus `merge`, ROUNDS times in turn. Prints the fastest of each (the least
 # disturbed by whatever else the machine runs) and the overhead.
 #
-#   bash benches/sweep_shards.sh [N] [JOBS] [ROUNDS]   (defaults: 4, 5000, 5)
+#   bash crates/bench/benches/sweep_shards.sh [N] [JOBS] [ROUNDS]   (defaults: 4, 5000, 5)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 n=${1:-4}
 jobs=${2:-5000}
 rounds=${3:-5}
