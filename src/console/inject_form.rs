@@ -206,42 +206,13 @@ impl InjectForm {
     /// errors are kept next to their fields and the values stay as typed.
     pub fn validate(&mut self, rules: &FitRules) -> Option<InjectJob> {
         self.errors = Default::default();
-        let count = match self.values[COUNT].trim().parse::<u32>() {
-            Ok(n) if (1..=1000).contains(&n) => Some(n),
-            _ => {
-                self.errors[COUNT] = Some("a whole number from 1 to 1000".into());
-                None
-            }
-        };
-        let size = match self.values[SIZE].trim().parse::<u32>() {
-            Ok(n) if n >= 1 => Some(n),
-            _ => {
-                self.errors[SIZE] = Some("a whole number ≥ 1".into());
-                None
-            }
-        };
-        let seconds = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-        };
+        let count = self.count_field();
+        let size = self.size_field();
         let runtime = seconds(&self.values[RUNTIME]);
         if runtime.is_none() {
             self.errors[RUNTIME] = Some("seconds ≥ 0".into());
         }
-        let estimate = if self.values[ESTIMATE].trim().is_empty() {
-            Some(None)
-        } else {
-            match seconds(&self.values[ESTIMATE]) {
-                Some(e) => Some(Some(e)),
-                None => {
-                    self.errors[ESTIMATE] =
-                        Some("seconds ≥ 0, or empty for the estimate model".into());
-                    None
-                }
-            }
-        };
+        let estimate = self.estimate_field();
         // The times a scenario's timeline may inject, by the same rule: a
         // time past what the simulation holds is refused, never clamped.
         if let (Some(runtime), Some(estimate)) = (runtime, estimate)
@@ -251,36 +222,8 @@ impl InjectForm {
             self.errors[field] = Some(e.trim_start_matches("must be a time in ").to_string());
             return None;
         }
-        let components = if self.values[COMPONENTS].trim().is_empty() {
-            Some(None)
-        } else {
-            let parts: Result<Vec<u32>, _> = self.values[COMPONENTS]
-                .split('+')
-                .map(|p| p.trim().parse::<u32>())
-                .collect();
-            match parts {
-                Ok(p) if !p.is_empty() && !p.contains(&0) => Some(Some(p)),
-                _ => {
-                    self.errors[COMPONENTS] = Some("widths ≥ 1 joined by +, or empty".into());
-                    None
-                }
-            }
-        };
-        let site = if rules.sites == 0 || self.values[SITE].trim().is_empty() {
-            Some(None)
-        } else {
-            match self.values[SITE].trim().parse::<u32>() {
-                Ok(s) if s < rules.sites => Some(Some(s)),
-                _ => {
-                    self.errors[SITE] = Some(format!(
-                        "a site from 0 to {} (c0 … c{}), or empty for a gang",
-                        rules.sites - 1,
-                        rules.sites - 1
-                    ));
-                    None
-                }
-            }
-        };
+        let components = self.components_field();
+        let site = self.site_field(rules);
         let (Some(count), Some(size), Some(runtime), Some(estimate), Some(components), Some(site)) =
             (count, size, runtime, estimate, components, site)
         else {
@@ -304,6 +247,93 @@ impl InjectForm {
         }
         Some(job)
     }
+
+    /// How many jobs, 1 to 1000; else its error is set.
+    fn count_field(&mut self) -> Option<u32> {
+        match self.values[COUNT].trim().parse::<u32>() {
+            Ok(n) if (1..=1000).contains(&n) => Some(n),
+            _ => {
+                self.errors[COUNT] = Some("a whole number from 1 to 1000".into());
+                None
+            }
+        }
+    }
+
+    /// Processors per job, at least one; else its error is set.
+    fn size_field(&mut self) -> Option<u32> {
+        match self.values[SIZE].trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Some(n),
+            _ => {
+                self.errors[SIZE] = Some("a whole number ≥ 1".into());
+                None
+            }
+        }
+    }
+
+    /// The estimate in seconds, or `Some(None)` left empty for the
+    /// estimate model; else its error is set.
+    fn estimate_field(&mut self) -> Option<Option<f64>> {
+        if self.values[ESTIMATE].trim().is_empty() {
+            Some(None)
+        } else {
+            match seconds(&self.values[ESTIMATE]) {
+                Some(e) => Some(Some(e)),
+                None => {
+                    self.errors[ESTIMATE] =
+                        Some("seconds ≥ 0, or empty for the estimate model".into());
+                    None
+                }
+            }
+        }
+    }
+
+    /// The components' widths joined by `+`, or `Some(None)` left empty;
+    /// else its error is set.
+    fn components_field(&mut self) -> Option<Option<Vec<u32>>> {
+        if self.values[COMPONENTS].trim().is_empty() {
+            Some(None)
+        } else {
+            let parts: Result<Vec<u32>, _> = self.values[COMPONENTS]
+                .split('+')
+                .map(|p| p.trim().parse::<u32>())
+                .collect();
+            match parts {
+                Ok(p) if !p.is_empty() && !p.contains(&0) => Some(Some(p)),
+                _ => {
+                    self.errors[COMPONENTS] = Some("widths ≥ 1 joined by +, or empty".into());
+                    None
+                }
+            }
+        }
+    }
+
+    /// The site, or `Some(None)` for a gang (left empty, or where jobs
+    /// have no sites); else its error is set.
+    fn site_field(&mut self, rules: &FitRules) -> Option<Option<u32>> {
+        if rules.sites == 0 || self.values[SITE].trim().is_empty() {
+            Some(None)
+        } else {
+            match self.values[SITE].trim().parse::<u32>() {
+                Ok(s) if s < rules.sites => Some(Some(s)),
+                _ => {
+                    self.errors[SITE] = Some(format!(
+                        "a site from 0 to {} (c0 … c{}), or empty for a gang",
+                        rules.sites - 1,
+                        rules.sites - 1
+                    ));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Seconds typed in a field: a finite number ≥ 0.
+fn seconds(s: &str) -> Option<f64> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
 }
 
 /// Whether a job of `size` (split as `components`, or by the engine) can

@@ -14,19 +14,39 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 /// Draws the picker and returns where each of its cursor rows went (a
 /// policy's name, a parameter's row), for the mouse.
 pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<Spot<usize>> {
-    let cursor = |row: usize| {
-        if p.cursor == row {
-            Span::styled("▸ ", ctx.head())
-        } else {
-            Span::raw("  ")
-        }
-    };
     let mut lines = Vec::new();
+    // Each cursor row as (line, first column, width; 0 = to the end).
+    let mut places: Vec<(usize, usize, usize)> = Vec::new();
+    name_rows(p, ctx, &mut lines, &mut places);
+    param_rows(p, ctx, &mut lines, &mut places);
+    footer(p, ctx, &mut lines);
+    let rect = centered(area, 68, lines.len() as u16 + 2);
+    Clear.render(rect, buf);
+    let block = ctx.block(" Policy · Esc cancels ", None);
+    let inner = block.inner(rect);
+    Paragraph::new(lines).block(block).render(rect, buf);
+    spots(places, inner)
+}
+
+/// The mark of cursor row `row`: an arrow where the cursor is.
+fn cursor(p: &PickerState, ctx: &Ctx, row: usize) -> Span<'static> {
+    if p.cursor == row {
+        Span::styled("▸ ", ctx.head())
+    } else {
+        Span::raw("  ")
+    }
+}
+
+/// The policies' names, the chosen one bold, with where each went.
+fn name_rows(
+    p: &PickerState,
+    ctx: &Ctx,
+    lines: &mut Vec<Line<'static>>,
+    places: &mut Vec<(usize, usize, usize)>,
+) {
     // One name a row while they are few; three a row once the catalog
     // grows, so the picker still fits an 80×24 terminal.
     let per_row = if p.names.len() > 6 { 3 } else { 1 };
-    // Each cursor row as (line, first column, width; 0 = to the end).
-    let mut places: Vec<(usize, usize, usize)> = Vec::new();
     let mut row: Vec<Span> = Vec::new();
     for (i, name) in p.names.iter().enumerate() {
         let chosen = i == p.chosen;
@@ -47,7 +67,7 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
             0
         };
         places.push((lines.len(), from, width));
-        row.push(cursor(i));
+        row.push(cursor(p, ctx, i));
         row.push(Span::styled(if chosen { "● " } else { "○ " }, style));
         row.push(Span::styled(text, style));
         row.push(Span::raw(pad));
@@ -55,6 +75,15 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
             lines.push(Line::from(std::mem::take(&mut row)));
         }
     }
+}
+
+/// The chosen policy's parameters, one a row, with where each went.
+fn param_rows(
+    p: &PickerState,
+    ctx: &Ctx,
+    lines: &mut Vec<Line<'static>>,
+    places: &mut Vec<(usize, usize, usize)>,
+) {
     let names = p.names.len();
     for (i, param) in p.params().iter().enumerate() {
         let hint = match param.hint {
@@ -63,10 +92,14 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
         };
         places.push((lines.len(), 0, 0));
         lines.push(Line::from(vec![
-            cursor(names + i),
+            cursor(p, ctx, names + i),
             Span::raw(format!("{:<10} ◀ {} ▶{hint}", param.title, p.shown(param))),
         ]));
     }
+}
+
+/// What Enter does, and the summary of the policy under the cursor.
+fn footer(p: &PickerState, ctx: &Ctx, lines: &mut Vec<Line<'static>>) {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::raw("Enter applies "),
@@ -83,11 +116,11 @@ pub fn render(p: &PickerState, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
             lines.push(Line::styled(l, ctx.dim()));
         }
     }
-    let rect = centered(area, 68, lines.len() as u16 + 2);
-    Clear.render(rect, buf);
-    let block = ctx.block(" Policy · Esc cancels ", None);
-    let inner = block.inner(rect);
-    Paragraph::new(lines).block(block).render(rect, buf);
+}
+
+/// Where each cursor row went on screen, from its (line, first column,
+/// width; 0 = to the end) in `inner`; rows cut off below are left out.
+fn spots(places: Vec<(usize, usize, usize)>, inner: Rect) -> Vec<Spot<usize>> {
     places
         .into_iter()
         .enumerate()

@@ -24,37 +24,13 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
         Line::styled(" empty: nothing waits", ctx.dim()).render(inner, buf);
         return Vec::new();
     }
-    // The policy's own column: planned starts under backfilling, the head's
-    // jumps under FPFS.
-    let planned = e.backfill.is_some();
-    let policy_col = if planned {
-        "start"
-    } else {
-        e.policy_state.panel.note_column.as_deref().unwrap_or("")
-    };
     let selected = ctx.selected.min(e.queue.len() - 1);
-    // The policy's reason for the selected job, under the rows: two lines
-    // where the pane is tall enough, one where it is short, none where it
-    // holds only a few rows; up to four where the rows leave room (a
-    // lesson's short queue at 80×24).
     let why = why_line(snap, ctx, selected);
-    let why_h = match (why.is_some(), inner.height) {
-        (false, _) | (_, 0..=4) => 0,
-        (_, 5..=9) => 1,
-        _ => 2,
-    };
-    let spare = inner
-        .height
-        .saturating_sub(why_h)
-        .saturating_sub(1 + e.queue.len().min(usize::from(u16::MAX)) as u16);
-    let why_h = match &why {
-        Some((text, _)) if why_h > 0 => {
-            let needs = crate::console::panes::detail::wrap(text, inner.width as usize).len();
-            let needs = needs.min(usize::from(WHY_MOST)) as u16;
-            (why_h + spare).min(needs).max(why_h)
-        }
-        _ => 0,
-    };
+    let why_h = why_height(
+        why.as_ref().map(|(text, _)| text.as_str()),
+        e.queue.len(),
+        inner,
+    );
     let (inner, why_area) = {
         let (top, bottom) = (inner.height - why_h, why_h);
         (
@@ -70,29 +46,7 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
         )
     };
     if let Some((text, verdict)) = why.filter(|_| why_h > 0) {
-        let lines = fitted(&text, why_area.width as usize, why_h as usize);
-        // `why 12` dim and bold, the verdict in its tone, the reason plain.
-        let head_len = text.find(':').map_or(0, |i| i + 1);
-        let id_end = "why ".len() + text[4..].find(' ').unwrap_or(0);
-        let drawn: Vec<Line> = lines
-            .into_iter()
-            .enumerate()
-            .map(|(n, l)| {
-                if n == 0 && head_len > id_end && l.len() >= head_len {
-                    Line::from(vec![
-                        Span::styled(
-                            l[..id_end].to_string(),
-                            ctx.dim().add_modifier(Modifier::BOLD),
-                        ),
-                        Span::styled(l[id_end..head_len].to_string(), verdict),
-                        Span::raw(l[head_len..].to_string()),
-                    ])
-                } else {
-                    Line::raw(l)
-                }
-            })
-            .collect();
-        Paragraph::new(drawn).render(why_area, buf);
+        render_why(&text, verdict, ctx, why_area, buf);
     }
     let visible = inner.height.saturating_sub(1) as usize;
     let offset = if selected >= visible {
@@ -100,8 +54,6 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
     } else {
         0
     };
-    // Columns as wide as the rows on screen need, so that a narrow pane
-    // keeps the times.
     // Rows the snapshot carries (the console asks for those around the
     // selection; a jump far away shows the rest on the next snapshot).
     let shown = || {
@@ -109,6 +61,94 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
             .rows()
             .skip_while(move |(i, _)| *i < offset)
             .take_while(move |(i, _)| *i < offset + visible)
+    };
+    render_table(snap, ctx, selected, shown, inner, buf);
+    // The table's rows, one a line under its header.
+    shown()
+        .enumerate()
+        .map(|(k, (pos, q))| {
+            let y = inner.y + 1 + k as u16;
+            Spot::new(
+                Rect::new(inner.x, y, inner.width, 1),
+                Queued { pos, id: q.id },
+            )
+        })
+        .collect()
+}
+
+/// The lines the policy's reason for the selected job takes under the
+/// rows of a queue of `queue_len` jobs in `inner`: two lines where the
+/// pane is tall enough, one where it is short, none where it holds only a
+/// few rows; up to four where the rows leave room (a lesson's short queue
+/// at 80×24).
+fn why_height(why: Option<&str>, queue_len: usize, inner: Rect) -> u16 {
+    let why_h = match (why.is_some(), inner.height) {
+        (false, _) | (_, 0..=4) => 0,
+        (_, 5..=9) => 1,
+        _ => 2,
+    };
+    let spare = inner
+        .height
+        .saturating_sub(why_h)
+        .saturating_sub(1 + queue_len.min(usize::from(u16::MAX)) as u16);
+    match why {
+        Some(text) if why_h > 0 => {
+            let needs = crate::console::panes::detail::wrap(text, inner.width as usize).len();
+            let needs = needs.min(usize::from(WHY_MOST)) as u16;
+            (why_h + spare).min(needs).max(why_h)
+        }
+        _ => 0,
+    }
+}
+
+/// Draws the reason under the rows: `why 12` dim and bold, the verdict
+/// in its tone, the reason plain.
+fn render_why(text: &str, verdict: Style, ctx: &Ctx, area: Rect, buf: &mut Buffer) {
+    let lines = fitted(text, area.width as usize, area.height as usize);
+    let head_len = text.find(':').map_or(0, |i| i + 1);
+    let id_end = "why ".len() + text[4..].find(' ').unwrap_or(0);
+    let drawn: Vec<Line> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(n, l)| {
+            if n == 0 && head_len > id_end && l.len() >= head_len {
+                Line::from(vec![
+                    Span::styled(
+                        l[..id_end].to_string(),
+                        ctx.dim().add_modifier(Modifier::BOLD),
+                    ),
+                    Span::styled(l[id_end..head_len].to_string(), verdict),
+                    Span::raw(l[head_len..].to_string()),
+                ])
+            } else {
+                Line::raw(l)
+            }
+        })
+        .collect();
+    Paragraph::new(drawn).render(area, buf);
+}
+
+/// Draws the table of the rows `shown` gives, under its header, in
+/// columns as wide as those rows need so that a narrow pane keeps the
+/// times.
+fn render_table<'a, I>(
+    snap: &Snapshot,
+    ctx: &Ctx,
+    selected: usize,
+    shown: impl Fn() -> I,
+    area: Rect,
+    buf: &mut Buffer,
+) where
+    I: Iterator<Item = (usize, &'a QueueRow)>,
+{
+    let e = &snap.engine;
+    // The policy's own column: planned starts under backfilling, the head's
+    // jumps under FPFS.
+    let planned = e.backfill.is_some();
+    let policy_col = if planned {
+        "start"
+    } else {
+        e.policy_state.panel.note_column.as_deref().unwrap_or("")
     };
     let id_w = shown()
         .map(|(i, q)| q.id.to_string().len() + usize::from(q.injected && i == 0))
@@ -141,24 +181,13 @@ pub fn render(snap: &Snapshot, ctx: &Ctx, area: Rect, buf: &mut Buffer) -> Vec<S
     // A pane too narrow for every column drops the last ones whole rather
     // than squeezing them all (a squeezed job id reads as another job's).
     let mut widths = vec![1, id_w as u16, size_w as u16, parts_w as u16, 6, 6, 6];
-    while widths.len() > 2 && widths.iter().sum::<u16>() + widths.len() as u16 - 1 > inner.width {
+    while widths.len() > 2 && widths.iter().sum::<u16>() + widths.len() as u16 - 1 > area.width {
         widths.pop();
     }
     Table::new(rows, widths.into_iter().map(Constraint::Length))
         .header(header)
         .column_spacing(1)
-        .render(inner, buf);
-    // The table's rows, one a line under its header.
-    shown()
-        .enumerate()
-        .map(|(k, (pos, q))| {
-            let y = inner.y + 1 + k as u16;
-            Spot::new(
-                Rect::new(inner.x, y, inner.width, 1),
-                Queued { pos, id: q.id },
-            )
-        })
-        .collect()
+        .render(area, buf);
 }
 
 /// The most lines the reason under the rows takes.

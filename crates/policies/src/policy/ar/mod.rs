@@ -20,14 +20,18 @@
 //! available ones. Each graph then starts at its offset on the processors
 //! of its rows, and each backfilled job at its gap.
 
+mod entry;
+mod explain;
+mod plan;
+
+pub use entry::AR_ENTRY;
+
 use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
-use crate::policy::catalog::{Param, ParamKind, PolicyEntry, choice, count};
 use crate::sched::Panel;
-use crate::sched::PolicyName;
-use crate::sched::explain;
 use crate::sched::{Explanation, JobKey, ReservationPlanView, Reserve, ReservedBlock};
-use crate::taskgraph::ar::{self as tg, Candidate, RearrangeOrder};
+use crate::taskgraph::ar::{self as tg, RearrangeOrder};
+use plan::{backfill_candidates, plan_blocks, plan_entries};
 use std::collections::{HashMap, HashSet};
 
 /// A reservation asked for: when each job it holds starts, and where.
@@ -403,83 +407,6 @@ impl Ar {
     }
 }
 
-/// The waiting independent `jobs` as backfill candidates of a
-/// reservation, their estimates rounded up to whole `unit`s (at least one).
-fn backfill_candidates(view: &SystemView<'_>, jobs: &[JobKey], unit: SimTime) -> Vec<Candidate> {
-    let units = |t: SimTime| (t.0 as u64).div_ceil(unit.0 as u64);
-    jobs.iter()
-        .enumerate()
-        .map(|(i, &k)| {
-            let j = view.job(k);
-            Candidate {
-                job: i,
-                width: j.size as usize,
-                estimate: units(j.estimate).max(1),
-            }
-        })
-        .collect()
-}
-
-/// When and where each job of a reservation starts (job id, start,
-/// processors): the graphs `placed`, then the backfilled jobs, its rows
-/// on the processors `procs` and its units at times `at`.
-fn plan_entries(
-    view: &SystemView<'_>,
-    r: &tg::Reservation,
-    placed: &[(JobKey, usize)],
-    filled: &[tg::Filled],
-    jobs: &[JobKey],
-    procs: &[u32],
-    at: &impl Fn(u64) -> SimTime,
-) -> Vec<(u64, SimTime, Vec<u32>)> {
-    let mut entries = Vec::new();
-    for &(k, i) in placed {
-        let j = view.job(k);
-        let p = &r.placements[i];
-        let mut ps: Vec<u32> = p.rows.iter().flatten().map(|&q| procs[q]).collect();
-        ps.sort_unstable();
-        entries.push((j.id, at(p.offset), ps));
-    }
-    for f in filled {
-        let j = view.job(jobs[f.job]);
-        entries.push((
-            j.id,
-            at(f.start),
-            f.procs.iter().map(|&q| procs[q]).collect(),
-        ));
-    }
-    entries
-}
-
-/// A reservation's busy blocks as the console draws them, its rows on the
-/// processors `procs` and its units at times `at`.
-fn plan_blocks(
-    view: &SystemView<'_>,
-    r: &tg::Reservation,
-    placed: &[(JobKey, usize)],
-    jobs: &[JobKey],
-    procs: &[u32],
-    at: &impl Fn(u64) -> SimTime,
-) -> Vec<ReservedBlock> {
-    let mut blocks = Vec::new();
-    for (q, row) in r.busy.iter().enumerate() {
-        for b in row {
-            let (job, graph) = match b.who {
-                tg::Occupant::Subtask { graph, .. } => (view.job(placed[graph].0).id, true),
-                tg::Occupant::Job { job } => (view.job(jobs[job]).id, false),
-            };
-            blocks.push(ReservedBlock {
-                processor: procs[q],
-                start: at(b.start),
-                end: at(b.end),
-                job,
-                graph,
-            });
-        }
-    }
-    blocks
-}
-
 impl Phased for Ar {
     fn spec(&self) -> &PolicySpec {
         &self.spec
@@ -511,103 +438,9 @@ impl Phased for Ar {
         None
     }
 
-    /// The pass run on a copy: a job starts if the copy starts it; else a
-    /// reservation holds it, or (a graph) it waits for the next request,
-    /// or (an independent job) it finds no processors free and unreserved.
+    /// The pass run on a copy: see `Ar::explanation`.
     fn explain(&self, view: &SystemView<'_>, key: JobKey) -> Explanation {
-        let mut pass = self.clone();
-        let mut starts = Vec::new();
-        pass.starts(view, &mut starts);
-        let job = view.job(key);
-        if let Some(s) = starts.iter().find(|s| s.job == key) {
-            let procs = s.processors.as_ref().and_then(|p| p.first());
-            let on = procs.map_or_else(String::new, |p| format!(" on {}", processor_list(p)));
-
-            return Explanation::starts(if pass.planned(job.id) {
-                format!("its slot in a reservation has come{on}")
-            } else {
-                format!(
-                    "{} around the reservations starts it{on}",
-                    if self.easy {
-                        "EASY backfilling"
-                    } else {
-                        "FCFS"
-                    }
-                )
-            });
-        }
-        for p in &pass.plans {
-            if let Some((_, at, procs)) = p.entries.iter().find(|e| e.0 == job.id) {
-                return Explanation::waits(format!(
-                    "A reservation holds it: it starts at {} on {} (the reservation runs from {} to {}{}).",
-                    explain::ahead(view.now, *at),
-                    processor_list(procs),
-                    explain::ahead(view.now, p.start),
-                    explain::ahead(view.now, p.finish),
-                    if p.granted { "" } else { ", asked for" }
-                ));
-            }
-        }
-        let (graphs, jobs) = pass.waiting(view);
-        if let Some(i) = graphs.iter().position(|&k| k == key) {
-            let next = pass.next_tick.max(view.now);
-            return Explanation::waits(format!(
-                "A task graph waiting for a reservation: requests go out every {} (the next at {}), each for up to {} waiting graphs of the oldest one's family; {} graph{} wait{} before it.",
-                explain::span(self.interval),
-                explain::ahead(view.now, next),
-                self.group,
-                i,
-                if i == 1 { "" } else { "s" },
-                if i == 1 { "s" } else { "" },
-            ));
-        }
-        let Some(i) = jobs.iter().position(|&k| k == key) else {
-            return explain::generic(view, key);
-        };
-        let end = view.now.saturating_add(job.estimate);
-        let mut taken: Vec<bool> = Ar::busy_until(view).iter().map(Option::is_some).collect();
-        for s in &starts {
-            for &p in s.processors.iter().flatten().flatten() {
-                taken[p as usize] = true;
-            }
-        }
-        let open = (0..taken.len() as u32)
-            .filter(|&p| {
-                !taken[p as usize]
-                    && !view
-                        .reservations
-                        .iter()
-                        .any(|r| r.covers(0, p, view.now, end))
-            })
-            .count();
-        let first = jobs
-            .iter()
-            .find(|&&k| starts.iter().all(|s| s.job != k))
-            .copied();
-        if !self.easy && i > 0 && first != Some(key) {
-            let head = first.map_or(0, |k| view.job(k).id);
-            return Explanation::waits(format!(
-                "FCFS keeps the independent jobs in order: it waits behind job {head}, which does not fit around the reservations."
-            ));
-        }
-        Explanation::waits(format!(
-            "An independent job, {} around the reservations: it needs {} processors free from now to its estimated end {}, and {open} are (the rest run jobs or are reserved for task graphs){}.",
-            if self.easy {
-                "EASY backfilling"
-            } else {
-                "FCFS"
-            },
-            job.size,
-            explain::ahead(view.now, end),
-            if self.easy && first != Some(key) {
-                format!(
-                    ", or it would delay job {}, the first independent job waiting",
-                    first.map_or(0, |k| view.job(k).id)
-                )
-            } else {
-                String::new()
-            }
-        ))
+        self.explanation(view, key)
     }
 
     fn state(&self, view: &SystemView<'_>) -> PolicyState {
@@ -630,97 +463,3 @@ impl Phased for Ar {
         next_start.into_iter().chain(tick).min()
     }
 }
-
-/// Processors as ranges: `processors 0-3, 7`, `processor 5`.
-fn processor_list(procs: &[u32]) -> String {
-    let word = if procs.len() == 1 {
-        "processor"
-    } else {
-        "processors"
-    };
-    format!("{word} {}", processor_ranges(procs))
-}
-
-fn processor_ranges(procs: &[u32]) -> String {
-    let mut sorted = procs.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    explain::runs(&sorted, ", ")
-}
-
-/// Its catalog entry.
-pub const AR_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::new("ar"),
-    summary: "advance reservations for task graphs: every interval, up to \
-              `group` graphs of one family rearranged, moved, interwoven \
-              and backfilled in one reservation; other jobs FCFS or EASY",
-    params: &[
-        Param {
-            key: "interval",
-            title: "request every (s)",
-            hint: "seconds between reservation requests",
-            kind: ParamKind::Count {
-                min: 1,
-                max: 86_400,
-                default: 1_800,
-            },
-        },
-        Param {
-            key: "group",
-            title: "graphs per reservation",
-            hint: "of one family",
-            kind: ParamKind::Count {
-                min: 1,
-                max: 50,
-                default: 5,
-            },
-        },
-        Param {
-            key: "independent",
-            title: "independent jobs",
-            hint: "outside reservations",
-            kind: ParamKind::Choice {
-                values: &["fcfs", "easy"],
-                default: "fcfs",
-                shown: &[],
-            },
-        },
-        Param {
-            key: "rearrange",
-            title: "rearrange",
-            hint: "row order before moving subtasks",
-            kind: ParamKind::Choice {
-                values: &["busiest-first", "least-busy-first"],
-                default: "busiest-first",
-                shown: &[],
-            },
-        },
-    ],
-    label: |s| {
-        format!(
-            "AR (reservations every {} s, {} graphs; others {})",
-            count(s, "interval").unwrap_or(1_800),
-            count(s, "group").unwrap_or(5),
-            choice(s, "independent").unwrap_or_default().to_uppercase()
-        )
-    },
-    build: |s, p| {
-        if p.clusters.len() != 1 {
-            return Err(format!(
-                "ar needs a platform of one cluster; this one has {}",
-                p.clusters.len()
-            ));
-        }
-        let order = match choice(s, "rearrange").as_deref() {
-            Some("least-busy-first") => RearrangeOrder::LeastBusyFirst,
-            _ => RearrangeOrder::BusiestFirst,
-        };
-        Ok(Box::new(Ar::new(
-            s.clone(),
-            SimTime::from_secs(count(s, "interval").unwrap_or(1_800)),
-            count(s, "group").unwrap_or(5) as usize,
-            choice(s, "independent").as_deref() == Some("easy"),
-            order,
-        )))
-    },
-};
