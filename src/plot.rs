@@ -676,7 +676,9 @@ fn png(fig: &Figure) -> Result<Vec<u8>, String> {
     e.set_filter(png::FilterType::Sub);
     e.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
     let mut writer = e.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(&pixels).map_err(|e| e.to_string())?;
+    writer
+        .write_image_data(&pixels)
+        .map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
     Ok(out)
 }

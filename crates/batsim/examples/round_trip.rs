@@ -6,34 +6,25 @@
 
 use schedscope_batsim::link::Link;
 use schedscope_batsim::wire;
+use schedscope_batsim::zmtp;
 use schedscope_protocol::model::SimTime;
 use std::time::{Duration, Instant};
-use zeromq::{RepSocket, Socket, SocketRecv, SocketSend};
 
 const N: usize = 20_000;
 
 fn main() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let endpoint = format!("tcp://127.0.0.1:{port}");
-    let at = endpoint.clone();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let endpoint = format!("tcp://{}", listener.local_addr().expect("bound"));
     let scheduler = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        rt.block_on(async {
-            let mut rep = RepSocket::new();
-            rep.bind(&at).await.expect("bound");
-            for _ in 0..N + 1 {
-                let _ = rep.recv().await.expect("a request");
-                rep.send(r#"{"now": 12.5, "events": []}"#.into())
-                    .await
-                    .expect("sent");
-            }
-        });
+        let mut rep = zmtp::Socket::accept(&listener, "REP", &["REQ"]).expect("a peer");
+        for _ in 0..N + 1 {
+            let request = rep.recv(&mut || Ok(())).expect("a request");
+            rep.send(
+                &[&request[0], br#"{"now": 12.5, "events": []}"#],
+                &mut || Ok(()),
+            )
+            .expect("sent");
+        }
     });
     let mut link = Link::open(&endpoint, Duration::from_secs(5)).expect("a link");
     let message = |t: i64| {

@@ -35,6 +35,7 @@ mod external;
 pub mod link;
 pub mod process;
 pub mod wire;
+pub mod zmtp;
 
 pub use external::External;
 use schedscope_policies::policy::catalog::{self, Param, ParamKind, PolicyEntry};
