@@ -15,6 +15,7 @@ use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::PlacementName;
 use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::workload::estimates::{EstimateModel, OnOverrun};
 use std::collections::HashMap;
 
@@ -375,7 +376,7 @@ proptest! {
         // Pinned processors need one cluster; a first policy that cannot
         // run here is not what this test is about.
         let first = if first.machines == Machines::Pinned && p.clusters.len() != 1 {
-            PolicySpec { machines: Machines::Counted, ..first }
+            first.with_machines(Machines::Counted)
         } else {
             first
         };
@@ -433,10 +434,7 @@ fn a_killed_jobs_completion_does_not_end_the_next_job() {
 fn a_command_at_an_arrivals_instant_comes_after_the_decision_on_it() {
     let p = one_cluster(4);
     let jobs = make_jobs(&p, &[(0, 1, 3, 20, 20), (1, 1, 4, 5, 5), (9, 1, 1, 5, 5)]);
-    let easy = PolicySpec {
-        name: PolicyName::Easy,
-        ..PolicySpec::default()
-    };
+    let easy = PolicySpec::named(names::EASY);
     for live in [false, true] {
         let out = drive(
             &p,

@@ -31,7 +31,7 @@ pub use crate::sched::{
 };
 
 pub use backfill::SortQueue;
-pub use catalog::Catalogued;
+pub use catalog::{Catalogued, SharedParams, names};
 pub use placement::BuildPlacement;
 
 /// Builds the policy `spec` names for `platform`, or says why it cannot run

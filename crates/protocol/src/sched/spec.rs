@@ -14,26 +14,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PolicyName(&'static str);
 
-#[allow(non_upper_case_globals)]
 impl PolicyName {
-    /// First come, first served: only the head of the queue may start.
-    pub const Fcfs: PolicyName = PolicyName("fcfs");
-    /// Fit processors first served: the first job that fits starts; the
-    /// head may be jumped at most `max_jumps` times.
-    pub const Fpfs: PolicyName = PolicyName("fpfs");
-    /// EASY (aggressive) backfilling: the head holds a reservation; later
-    /// jobs may start if they do not delay it.
-    pub const Easy: PolicyName = PolicyName("easy");
-    /// Conservative backfilling: every queued job holds a reservation; a
-    /// job may start early only if it delays none.
-    pub const Conservative: PolicyName = PolicyName("conservative");
-    /// The two-site grid, approach 1: a gang runs on one site; per-processor
-    /// FIFO queues with local backfilling (its readings in `policy::grid_rules`).
-    pub const Grid1: PolicyName = PolicyName("grid-1");
-    /// The two-site grid, approach 2: as approach 1, and a gang may be split
-    /// over both sites' idle processors (running `split_overhead` longer).
-    pub const Grid2: PolicyName = PolicyName("grid-2");
-
     /// A name known when the program is built (a catalog entry's).
     pub const fn new(name: &'static str) -> PolicyName {
         PolicyName(name)
@@ -45,11 +26,6 @@ impl PolicyName {
     pub fn intern(text: &str) -> PolicyName {
         use std::sync::{Mutex, OnceLock};
         static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
-        for known in [Self::Fcfs, Self::Fpfs, Self::Easy, Self::Conservative] {
-            if known.0 == text {
-                return known;
-            }
-        }
         let mut names = NAMES
             .get_or_init(|| Mutex::new(Vec::new()))
             .lock()
@@ -74,7 +50,7 @@ impl PolicyName {
 
 impl Default for PolicyName {
     fn default() -> Self {
-        PolicyName::Fpfs
+        PolicyName("fpfs")
     }
 }
 
@@ -258,28 +234,6 @@ pub enum Machines {
 impl Machines {
     pub fn is_counted(&self) -> bool {
         *self == Machines::Counted
-    }
-}
-
-impl PolicySpec {
-    pub fn fcfs() -> PolicySpec {
-        PolicySpec {
-            name: PolicyName::Fcfs,
-            ..PolicySpec::default()
-        }
-    }
-
-    pub fn fpfs(max_jumps: MaxJumps) -> PolicySpec {
-        PolicySpec {
-            name: PolicyName::Fpfs,
-            max_jumps,
-            ..PolicySpec::default()
-        }
-    }
-
-    pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
-        self.placement = p;
-        self
     }
 }
 

@@ -4,6 +4,7 @@ use super::*;
 use crate::model::{Cluster, JobSpec};
 use crate::sched::MaxJumps;
 use crate::sched::PlacementName;
+use schedscope_policies::policy::SharedParams;
 
 impl Engine {
     /// An engine under one of the catalog's policies, as the application

@@ -4,6 +4,7 @@ use crate::model::estimates::{EstimateModel, OnOverrun};
 use crate::model::{Platform, SimTime};
 use crate::sched::Phased;
 use crate::sched::{Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView};
+use schedscope_policies::policy::SharedParams;
 
 /// FCFS that asks, after every decision, to decide again at once,
 /// whether or not anything changed: a policy bug that would hold the

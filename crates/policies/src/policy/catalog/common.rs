@@ -4,6 +4,7 @@
 
 use super::{Param, ParamKind};
 use crate::model::Platform;
+use crate::policy::SharedParams;
 use crate::sched::{BackfillOrder, Machines, PolicySpec};
 
 /// FPFS's limit on jumps over the head.
@@ -52,7 +53,7 @@ pub const MACHINES: Param = Param {
 
 /// The placement rule in words (`worst fit`).
 pub fn place(s: &PolicySpec) -> String {
-    s.placement.as_str().replace('-', " ")
+    s.placement().as_str().replace('-', " ")
 }
 
 /// A backfilling policy's label: its name, its order unless arrival, and
@@ -60,12 +61,12 @@ pub fn place(s: &PolicySpec) -> String {
 pub fn backfill_label(name: &str, s: &PolicySpec) -> String {
     // Pinned processors are always the lowest-numbered that fit: placement
     // plays no part.
-    let tail = if s.machines == Machines::Pinned {
+    let tail = if s.machines() == Machines::Pinned {
         ", pinned processors".to_string()
     } else {
         format!(" + {}", place(s))
     };
-    match s.order {
+    match s.order() {
         BackfillOrder::Arrival => format!("{name}{tail}"),
         o => format!("{name} ({} first){tail}", o.describe()),
     }

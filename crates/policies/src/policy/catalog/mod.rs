@@ -11,7 +11,9 @@
 
 pub mod common;
 mod entries;
+pub mod names;
 mod params;
+pub mod shared;
 
 use super::Policy;
 use crate::model::Platform;
@@ -22,6 +24,7 @@ pub use params::{
     check, check_key, choice, count, declared_only, describe, markdown_table, number, param, set,
     value,
 };
+pub use shared::SharedParams;
 
 /// One policy as the rest of schedscope knows it.
 pub struct PolicyEntry {

@@ -3,6 +3,7 @@
 //! policy with them for `schedscope policies`.
 
 use super::{Param, ParamKind, PolicyEntry, UNLIMITED, all, find, known};
+use crate::policy::SharedParams;
 use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicySpec};
 
 /// The declared parameter `key` of `entry`.
@@ -34,7 +35,7 @@ pub fn check_key(spec: &PolicySpec) -> Result<&'static PolicyEntry, (Vec<String>
     // The common keys are accepted and ignored by policies that do not
     // read them (a sweep varies the policy under one set of keys), except
     // pinned processors, which change what a run means.
-    if spec.machines == Machines::Pinned && param(entry, "machines").is_none() {
+    if spec.machines() == Machines::Pinned && param(entry, "machines").is_none() {
         let readers: Vec<&str> = all()
             .iter()
             .filter(|e| param(e, "machines").is_some())
@@ -155,13 +156,13 @@ pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
 fn common(spec: &PolicySpec, key: &str) -> Option<ParamValue> {
     let text = |t: &str| Some(ParamValue::Text(t.to_string()));
     match key {
-        "max_jumps" => match spec.max_jumps {
+        "max_jumps" => match spec.max_jumps() {
             MaxJumps::Limit(m) => Some(ParamValue::Int(m.into())),
             MaxJumps::Unlimited => text(UNLIMITED),
         },
-        "placement" => text(spec.placement.as_str()),
-        "order" => text(spec.order.as_str()),
-        "machines" => text(match spec.machines {
+        "placement" => text(spec.placement().as_str()),
+        "order" => text(spec.order().as_str()),
+        "machines" => text(match spec.machines() {
             Machines::Counted => "counted",
             Machines::Pinned => "pinned",
         }),
