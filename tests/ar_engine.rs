@@ -236,7 +236,7 @@ proptest! {
 #[test]
 fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
     use schedscope::engine::Command;
-    use schedscope::sched::Machines;
+    use schedscope::policy::Machines;
     let mut switched_with_reservations = 0;
     let mut grid_refused = 0;
     let cases = [

@@ -3,11 +3,11 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::BackfillOrder;
 use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
 use schedscope::policy::{SharedParams, names};
-use schedscope::sched::BackfillOrder;
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);

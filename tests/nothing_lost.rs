@@ -263,8 +263,9 @@ fn every_policy_on_every_scenario_runs_each_job_or_refuses_it() {
 fn a_switch_that_would_strand_a_waiting_job_is_refused() {
     use schedscope::engine::{CommandError, Engine, EngineConfig};
     use schedscope::model::{JobSpec, Platform};
+    use schedscope::policy::MaxJumps;
     use schedscope::sched::{
-        Abort, JobView, MaxJumps, Phased, Policy, PolicySpec, PolicyState, Start, SystemView,
+        Abort, JobView, Phased, Policy, PolicySpec, PolicyState, Start, SystemView,
     };
     // A policy that runs only jobs of one processor.
     struct Ones(PolicySpec);

@@ -92,21 +92,21 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
         prop::sample::select(BackfillOrder::ALL.to_vec()),
         any::<bool>(),
     )
-        .prop_map(|(name, placement, max_jumps, order, pinned)| PolicySpec {
-            name,
-            max_jumps,
-            placement,
-            order,
+        .prop_map(|(name, placement, max_jumps, order, pinned)| {
             // Pinned processors where the policy reads them.
-            machines: if pinned
+            let machines = if pinned
                 && schedscope::policy::catalog::find(name)
                     .is_some_and(|e| e.params.iter().any(|p| p.key == "machines"))
             {
                 Machines::Pinned
             } else {
                 Machines::Counted
-            },
-            params: Default::default(),
+            };
+            PolicySpec::named(name)
+                .with_max_jumps(max_jumps)
+                .with_placement(placement)
+                .with_order(order)
+                .with_machines(machines)
         })
 }
 
@@ -375,7 +375,7 @@ proptest! {
     ) {
         // Pinned processors need one cluster; a first policy that cannot
         // run here is not what this test is about.
-        let first = if first.machines == Machines::Pinned && p.clusters.len() != 1 {
+        let first = if first.machines() == Machines::Pinned && p.clusters.len() != 1 {
             first.with_machines(Machines::Counted)
         } else {
             first

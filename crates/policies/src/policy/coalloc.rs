@@ -263,7 +263,7 @@ fn tally(last: Option<&PackageView>, optimal: bool, fallback: bool) -> (u64, u64
 
 /// A job's own components, widest on the freest cluster (worst fit).
 fn as_requested(components: &[u32], free: &[u32]) -> Option<Assignment> {
-    crate::sched::PlacementName::WorstFit
+    crate::policy::PlacementName::WorstFit
         .build()
         .place(components, free)
 }

@@ -18,9 +18,9 @@ use crate::policy::BuildPlacement;
 use crate::policy::SortQueue;
 use crate::policy::catalog::PolicyEntry;
 use crate::policy::catalog::common::{MACHINES, ORDER, PLACEMENT, backfill_label, one_cluster};
+use crate::policy::{BackfillOrder, Machines};
 use crate::policy::{SharedParams, names};
-use crate::sched::Machines;
-use crate::sched::{BackfillOrder, BackfillView, JobKey};
+use crate::sched::{BackfillView, JobKey};
 
 pub struct Easy {
     placement: Box<dyn Placement>,

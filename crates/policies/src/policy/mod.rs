@@ -26,9 +26,10 @@ pub mod profile;
 use crate::model::Platform;
 
 pub use crate::sched::{
-    BackfillOrder, BackfillView, JobKey, JobView, Machines, MaxJumps, Phased, PlacementName,
-    Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    BackfillView, JobKey, JobView, Phased, Policy, PolicyName, PolicySpec, PolicyState, Start,
+    StartKind, SystemView,
 };
+pub use catalog::shared::{BackfillOrder, Machines, MaxJumps, PlacementName};
 
 pub use backfill::SortQueue;
 pub use catalog::{Catalogued, SharedParams, names};

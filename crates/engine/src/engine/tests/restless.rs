@@ -349,7 +349,6 @@ fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String>
 
 /// FCFS that at 2 s aborts job 1 while it runs, and after that pass
 /// asks once to decide again at the same instant.
-#[derive(Default)]
 struct AgainAfterAbort {
     spec: PolicySpec,
     asked: bool,
@@ -382,7 +381,8 @@ impl Phased for AgainAfterAbort {
 fn again_after_abort(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
     Ok(Box::new(AgainAfterAbort {
         spec: spec.clone(),
-        ..AgainAfterAbort::default()
+        asked: false,
+        again: false,
     }))
 }
 

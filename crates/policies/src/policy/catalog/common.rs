@@ -2,10 +2,11 @@
 //! and the label and platform rules their entries call: a policy of its
 //! own file declares its entry with these.
 
+use super::shared::{BackfillOrder, Machines};
 use super::{Param, ParamKind};
 use crate::model::Platform;
 use crate::policy::SharedParams;
-use crate::sched::{BackfillOrder, Machines, PolicySpec};
+use crate::sched::PolicySpec;
 
 /// FPFS's limit on jumps over the head.
 pub const MAX_JUMPS: Param = Param {

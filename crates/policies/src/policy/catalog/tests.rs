@@ -2,8 +2,9 @@
 //! checked against their entries, parameters read, listed and labelled.
 
 use super::*;
+use crate::policy::{BackfillOrder, Machines, MaxJumps, PlacementName};
 use crate::policy::{SharedParams, names};
-use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName};
+use crate::sched::ParamValue;
 
 #[test]
 fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
@@ -239,4 +240,74 @@ fn every_parameter_is_set_and_read_through_its_kind() {
     assert_eq!(spec.machines(), Machines::Pinned);
     assert!(spec.params.is_empty(), "{:?}", spec.params);
     assert!(seen > 30, "{seen}");
+}
+
+#[test]
+fn a_spec_holds_the_shared_keys_in_one_order_whatever_built_it() {
+    let json = |s: &PolicySpec| serde_json::to_string(s).unwrap();
+    assert_eq!(
+        json(&PolicySpec::fcfs()),
+        r#"{"name":"fcfs","max_jumps":10,"placement":"worst-fit","order":"arrival"}"#
+    );
+    let pinned = PolicySpec::named(names::EASY)
+        .with_machines(Machines::Pinned)
+        .with_order(BackfillOrder::Smallest)
+        .with_max_jumps(MaxJumps::Unlimited);
+    assert_eq!(
+        json(&pinned),
+        r#"{"name":"easy","max_jumps":"unlimited","placement":"worst-fit","order":"smallest","machines":"pinned"}"#
+    );
+    // Counted processors are the default: not written, and the same spec.
+    let counted = pinned.clone().with_machines(Machines::Counted);
+    assert_eq!(
+        counted,
+        PolicySpec::named(names::EASY)
+            .with_order(BackfillOrder::Smallest)
+            .with_max_jumps(MaxJumps::Unlimited)
+    );
+    assert!(!json(&counted).contains("machines"));
+    // Keys set in another order, or read from a file, come out the same.
+    let mut by_hand = PolicySpec::new(names::EASY);
+    by_hand.set_shared("machines", ParamValue::Text("pinned".into()));
+    by_hand.set_shared("order", ParamValue::Text("smallest".into()));
+    by_hand.set_shared("max_jumps", ParamValue::Text("inf".into()));
+    assert_eq!(normalize(by_hand), pinned);
+    let read = read(serde_json::json!({
+        "machines": "pinned", "order": "smallest", "name": "easy", "max_jumps": "∞"
+    }))
+    .unwrap();
+    assert_eq!(read, pinned);
+    assert_eq!(read.max_jumps(), MaxJumps::Unlimited);
+    assert_eq!(read.placement(), PlacementName::WorstFit);
+}
+
+#[test]
+fn the_reader_refuses_what_policy_does_not_take_in_its_own_words() {
+    let err = |v: serde_json::Value| read(v).unwrap_err().to_string();
+    assert_eq!(
+        err(serde_json::json!({"name": "fpfs", "maxjumps": 3})),
+        "unknown field `maxjumps`, expected one of `name`, `max_jumps`, `placement`, `order`, `machines`, `params`"
+    );
+    assert!(
+        err(serde_json::json!({"name": "fpfs", "max_jumps": -1}))
+            .starts_with("max_jumps must be a whole number ≥ 0 or \"unlimited\", found -1")
+    );
+    assert!(
+        err(serde_json::json!({"name": "easy", "order": "big"})).contains("unknown variant `big`")
+    );
+    assert!(err(serde_json::json!({"order": "arrival"})).contains("missing field `name`"));
+    // A spec built by hand is held to the same by the check.
+    let mut odd = PolicySpec::fcfs();
+    odd.set_shared("maxjumps", ParamValue::Int(3));
+    let (at, m) = check_key(&odd).err().unwrap();
+    assert_eq!(at, ["maxjumps"]);
+    assert!(
+        m.starts_with("unknown key `maxjumps` (allowed: `name`, `max_jumps`"),
+        "{m}"
+    );
+    let mut odd = PolicySpec::fcfs();
+    odd.set_shared("placement", ParamValue::Int(3));
+    let (at, m) = check_key(&odd).err().unwrap();
+    assert_eq!(at, ["placement"]);
+    assert!(m.contains("placement must be one of \"worst-fit\""), "{m}");
 }
