@@ -23,6 +23,14 @@
 //! scenario runs under it and the console's picker lists it beside the
 //! built-in policies (`crates/sjf-easy` does the same from a crate of its
 //! own, with every command of the program).
+//!
+//! It reads no parameter. One that places by the scenario's `placement`
+//! (or reads `order`, `max_jumps`, `machines`: the keys several policies
+//! share, written in `[policy]` itself) lists `catalog::common::PLACEMENT`
+//! among its entry's `params` and reads `spec.placement()` through
+//! `schedscope::policy::SharedParams`; the types (`PlacementName`,
+//! `BackfillOrder`, `MaxJumps`, `Machines`) are in `schedscope::policy`.
+//! The protocol's `PolicySpec` only carries the keys.
 
 use schedscope::console::Session;
 use schedscope::model::Platform;

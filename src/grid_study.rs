@@ -16,6 +16,7 @@
 
 use crate::engine::Engine;
 use crate::metrics::Replicated;
+use crate::policy::SharedParams;
 use crate::policy::grid::GridRules;
 use crate::runner::RunOptions;
 use crate::scenario::Scenario;
@@ -194,9 +195,8 @@ impl GridPoint {
         workload.insert("mean_service".into(), w.mean_service.into());
         workload.insert("split_overhead".into(), self.split_overhead.into());
         let spec = PolicySpec {
-            name: self.approach,
             params: self.rules.to_params(),
-            ..PolicySpec::default()
+            ..PolicySpec::named(self.approach)
         };
         let mut estimates = toml::Table::new();
         if self.error_percent > 0.0 {

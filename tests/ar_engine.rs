@@ -8,6 +8,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::{SharedParams, names};
 use schedscope::sched::{ParamValue, PolicyName, PolicySpec};
 use schedscope::taskgraph::generate::SizeClass;
 use schedscope::workload::graphs::{GraphPace, GraphStreamParams, WithGraphs};
@@ -114,10 +115,7 @@ fn under_ar(source: WithGraphs, procs: u32, independent: &str) -> Engine {
 
 /// An engine under `ar` with the word parameters `params`.
 fn under_ar_with(source: WithGraphs, procs: u32, params: &[(&str, &str)]) -> Engine {
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
+    let mut spec = PolicySpec::named(PolicyName::new("ar"));
     for (key, word) in params {
         spec.params
             .insert(key.to_string(), ParamValue::Text(word.to_string()));
@@ -238,22 +236,22 @@ proptest! {
 #[test]
 fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
     use schedscope::engine::Command;
-    use schedscope::sched::Machines;
+    use schedscope::policy::Machines;
     let mut switched_with_reservations = 0;
     let mut grid_refused = 0;
     let cases = [
-        (1u64, PolicyName::Fcfs, Machines::Counted),
-        (2, PolicyName::Easy, Machines::Counted),
-        (3, PolicyName::Conservative, Machines::Counted),
+        (1u64, names::FCFS, Machines::Counted),
+        (2, names::EASY, Machines::Counted),
+        (3, names::CONSERVATIVE, Machines::Counted),
         (4, PolicyName::new("fpfs"), Machines::Counted),
-        (5, PolicyName::Conservative, Machines::Pinned),
-        (6, PolicyName::Easy, Machines::Pinned),
-        (7, PolicyName::Conservative, Machines::Counted),
-        (8, PolicyName::Conservative, Machines::Counted),
-        (9, PolicyName::Grid1, Machines::Counted),
-        (10, PolicyName::Grid2, Machines::Counted),
-        (11, PolicyName::Grid1, Machines::Counted),
-        (12, PolicyName::Grid2, Machines::Counted),
+        (5, names::CONSERVATIVE, Machines::Pinned),
+        (6, names::EASY, Machines::Pinned),
+        (7, names::CONSERVATIVE, Machines::Counted),
+        (8, names::CONSERVATIVE, Machines::Counted),
+        (9, names::GRID_1, Machines::Counted),
+        (10, names::GRID_2, Machines::Counted),
+        (11, names::GRID_1, Machines::Counted),
+        (12, names::GRID_2, Machines::Counted),
     ];
     for (seed, to, machines) in cases {
         let procs = 16;
@@ -267,11 +265,7 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
             let now = e.now();
             if !switched && now >= at && !e.reservations().is_empty() {
                 e.apply(Command::SetPolicy {
-                    policy: PolicySpec {
-                        name: to,
-                        machines,
-                        ..PolicySpec::default()
-                    },
+                    policy: PolicySpec::named(to).with_machines(machines),
                 })
                 .unwrap();
                 switched = true;
@@ -283,7 +277,7 @@ fn switching_away_from_ar_with_reservations_in_force_loses_no_job() {
                 assert!(!rec.killed, "{to:?}: job {} killed", rec.id);
             }
         }
-        if matches!(to, PolicyName::Grid1 | PolicyName::Grid2) {
+        if matches!(to, names::GRID_1 | names::GRID_2) {
             grid_refused += e.counters().refused;
         }
         assert!(switched, "{to:?}: no reservation was in force after {at}");
@@ -348,10 +342,7 @@ fn coming_back_to_ar_leaves_held_graphs_to_their_reservations() {
                 .iter()
                 .any(|r| r.start > e.now() && !r.holds.is_empty());
             if !switched && e.now() >= SimTime::from_secs(3_600) && held_queued {
-                let ar = PolicySpec {
-                    name: PolicyName::new("ar"),
-                    ..PolicySpec::default()
-                };
+                let ar = PolicySpec::named(PolicyName::new("ar"));
                 // FCFS may try a held graph at once, outside its window:
                 // refused, as it should be.
                 e.apply(Command::SetPolicy {

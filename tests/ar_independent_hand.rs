@@ -21,6 +21,7 @@
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::graph::GraphJob;
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::SharedParams;
 use schedscope::sched::{ParamValue, PolicyName, PolicySpec};
 use schedscope::taskgraph::TaskGraph;
 use schedscope::taskgraph::schedule::Schedule;
@@ -78,10 +79,7 @@ type Places = BTreeMap<u64, Vec<u32>>;
 /// An engine under `ar` on one cluster of `procs` processors, with the
 /// parameters `params`.
 fn under_ar(procs: u32, jobs: Vec<JobSpec>, params: &[(&str, ParamValue)]) -> Engine {
-    let mut spec = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
+    let mut spec = PolicySpec::named(PolicyName::new("ar"));
     for (key, value) in params {
         spec.params.insert(key.to_string(), value.clone());
     }

@@ -3,10 +3,11 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::BackfillOrder;
 use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
-use schedscope::sched::BackfillOrder;
+use schedscope::policy::{SharedParams, names};
 
 /// (id, submit, size, runtime, estimate)
 type J = (u64, i64, u32, i64, i64);
@@ -64,15 +65,12 @@ fn run_to_starts(e: &mut Engine) -> Vec<(u64, i64)> {
 
 /// The policy `name` with every other setting at its default.
 fn named(name: PolicyName) -> PolicySpec {
-    PolicySpec {
-        name,
-        ..PolicySpec::default()
-    }
+    PolicySpec::named(name)
 }
 
-const CONSERVATIVE: PolicyName = PolicyName::Conservative;
-const EASY: PolicyName = PolicyName::Easy;
-const FCFS: PolicyName = PolicyName::Fcfs;
+const CONSERVATIVE: PolicyName = names::CONSERVATIVE;
+const EASY: PolicyName = names::EASY;
+const FCFS: PolicyName = names::FCFS;
 
 #[test]
 fn a_backfill_that_would_delay_the_head_is_refused() {
@@ -206,10 +204,7 @@ fn counted_and_pinned() -> Vec<PolicySpec> {
         .into_iter()
         .flat_map(|name| {
             let counted = named(name);
-            let pinned = PolicySpec {
-                machines: Machines::Pinned,
-                ..counted.clone()
-            };
+            let pinned = counted.clone().with_machines(Machines::Pinned);
             [counted, pinned]
         })
         .collect()
@@ -319,10 +314,7 @@ fn an_expired_job_is_aborted_only_where_that_lets_the_head_start() {
     // are the head's 4: J3 is aborted and runs again after the head.
     let enough = [(1, 0, 1, 10, 10), (2, 1, 4, 5, 5), (3, 2, 3, 20, 5)];
     // FPFS jumps J3 ahead of the head the same way, and aborts it the same.
-    for policy in counted_and_pinned()
-        .into_iter()
-        .chain([named(PolicyName::Fpfs)])
-    {
+    for policy in counted_and_pinned().into_iter().chain([named(names::FPFS)]) {
         assert_eq!(
             requeue_run(4, &enough, &policy),
             vec![(1, 0, 10, 0), (2, 10, 15, 0), (3, 15, 35, 1)],
@@ -493,10 +485,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
     ];
     for name in [EASY, CONSERVATIVE] {
         let counted = named(name);
-        let pinned = PolicySpec {
-            machines: Machines::Pinned,
-            ..counted.clone()
-        };
+        let pinned = counted.clone().with_machines(Machines::Pinned);
         assert_eq!(
             starts_under(4, &jobs, &counted),
             vec![(1, 0), (2, 0), (3, 100), (4, 10)],
@@ -515,11 +504,7 @@ fn pinned_processors_refuse_a_backfill_that_counted_ones_allow() {
 
 #[test]
 fn pinned_processors_need_one_cluster_and_a_backfilling_policy() {
-    let policy = PolicySpec {
-        name: EASY,
-        machines: Machines::Pinned,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(EASY).with_machines(Machines::Pinned);
     let err = schedscope::simulation::engine(
         Platform::uniform(2, 4),
         Box::new(std::iter::empty()),
@@ -670,11 +655,7 @@ fn a_job_turned_away_before_starts_when_the_new_heads_shadow_is_later() {
     ];
     let want = vec![(1, 0), (2, 0), (3, 2), (4, 12), (5, 2)];
     for order in BackfillOrder::ALL {
-        let policy = PolicySpec {
-            name: EASY,
-            order,
-            ..PolicySpec::default()
-        };
+        let policy = PolicySpec::named(EASY).with_order(order);
         assert_eq!(starts_under(9, &jobs, &policy), want, "{order:?}");
     }
 }
@@ -711,11 +692,7 @@ fn a_reservation_ending_at_the_heads_start_leaves_its_processors_extra() {
 /// extra processors the plan shows at t = 1.
 fn pinned_plan_at_1(jobs: &[J]) -> (Option<u64>, Option<SimTime>, Vec<u32>) {
     let specs: Vec<JobSpec> = jobs.iter().map(spec).collect();
-    let policy = PolicySpec {
-        name: CONSERVATIVE,
-        machines: Machines::Pinned,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(CONSERVATIVE).with_machines(Machines::Pinned);
     let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(specs.into_iter()),
@@ -741,11 +718,7 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
     let jobs = [(1, 0, 3, 20, 20), (2, 1, 4, 5, 5), (3, 2, 1, 5, 50)];
     // Every EASY scan order, then conservative backfilling, counted or
     // pinned to processors: J3's reservation is placed again, at 3.
-    let easy = BackfillOrder::ALL.map(|order| PolicySpec {
-        name: EASY,
-        order,
-        ..PolicySpec::default()
-    });
+    let easy = BackfillOrder::ALL.map(|order| PolicySpec::named(EASY).with_order(order));
     for policy in easy.into_iter().chain(counted_and_pinned()) {
         let mut e = engine(4, &jobs, &policy);
         e.schedule_command(
@@ -760,7 +733,7 @@ fn a_job_turned_away_is_tried_again_when_queued_estimates_change() {
             vec![(1, 0), (2, 20), (3, 3)],
             "{}, {:?}",
             policy.label(),
-            policy.order
+            policy.order()
         );
     }
 }
@@ -778,11 +751,7 @@ fn a_reservation_moves_into_a_window_that_runs_into_room_given_back() {
     use schedscope::engine::Command;
     use schedscope::workload::estimates::EstimateModel;
     let jobs = [(1, 0, 2, 100, 100), (2, 1, 4, 20, 50), (3, 2, 2, 120, 120)];
-    let policy = PolicySpec {
-        name: CONSERVATIVE,
-        order: BackfillOrder::Smallest,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(CONSERVATIVE).with_order(BackfillOrder::Smallest);
     let mut e = engine(4, &jobs, &policy);
     e.step_until(SimTime::from_secs(5));
     let planned: Vec<(u64, Option<i64>)> = e

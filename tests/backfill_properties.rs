@@ -12,6 +12,7 @@ use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::{Machines, PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::workload::estimates::EstimateModel;
 use std::collections::HashMap;
 
@@ -139,11 +140,7 @@ fn run(platform: Platform, jobs: Vec<JobSpec>, policy: PolicySpec) -> Seen {
 }
 
 fn spec(name: PolicyName, order: BackfillOrder) -> PolicySpec {
-    PolicySpec {
-        name,
-        order,
-        ..PolicySpec::default()
-    }
+    PolicySpec::named(name).with_order(order)
 }
 
 proptest! {
@@ -152,18 +149,18 @@ proptest! {
     #[test]
     fn easy_head_never_starts_after_its_reservation(jobs in workload(1, 12), shortest in any::<bool>()) {
         let order = if shortest { BackfillOrder::ShortestEstimate } else { BackfillOrder::Arrival };
-        run(Platform::uniform(1, 12), jobs, spec(PolicyName::Easy, order)).check()?;
+        run(Platform::uniform(1, 12), jobs, spec(names::EASY, order)).check()?;
     }
 
     #[test]
     fn pinned_easy_head_never_starts_after_its_reservation(jobs in workload(1, 12)) {
-        let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Easy, BackfillOrder::Arrival) };
+        let policy = spec(names::EASY, BackfillOrder::Arrival).with_machines(Machines::Pinned);
         run(Platform::uniform(1, 12), jobs, policy).check()?;
     }
 
     #[test]
     fn pinned_conservative_never_starts_after_its_first_reservation(jobs in workload(1, 12)) {
-        let policy = PolicySpec { machines: Machines::Pinned, ..spec(PolicyName::Conservative, BackfillOrder::Arrival) };
+        let policy = spec(names::CONSERVATIVE, BackfillOrder::Arrival).with_machines(Machines::Pinned);
         let seen = run(Platform::uniform(1, 12), jobs, policy);
         seen.check()?;
         seen.every_waiting_job_planned()?;
@@ -171,19 +168,19 @@ proptest! {
 
     #[test]
     fn easy_co_allocated_head_never_starts_after_its_reservation(jobs in workload(3, 4)) {
-        run(Platform::uniform(3, 4), jobs, spec(PolicyName::Easy, BackfillOrder::Arrival)).check()?;
+        run(Platform::uniform(3, 4), jobs, spec(names::EASY, BackfillOrder::Arrival)).check()?;
     }
 
     #[test]
     fn conservative_never_starts_after_its_first_reservation(jobs in workload(1, 12)) {
-        let seen = run(Platform::uniform(1, 12), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival));
+        let seen = run(Platform::uniform(1, 12), jobs, spec(names::CONSERVATIVE, BackfillOrder::Arrival));
         seen.check()?;
         seen.every_waiting_job_planned()?;
     }
 
     #[test]
     fn conservative_co_allocated_never_starts_after_its_first_reservation(jobs in workload(3, 4)) {
-        let seen = run(Platform::uniform(3, 4), jobs, spec(PolicyName::Conservative, BackfillOrder::Arrival));
+        let seen = run(Platform::uniform(3, 4), jobs, spec(names::CONSERVATIVE, BackfillOrder::Arrival));
         seen.check()?;
         seen.every_waiting_job_planned()?;
     }

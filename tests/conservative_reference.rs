@@ -27,8 +27,8 @@ mod reference;
 use proptest::prelude::*;
 use reference::{Job, in_order, order_strategy, placement_strategy, workload};
 use schedscope::policy::BuildPlacement;
-use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::BackfillOrder;
+use schedscope::policy::names;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};
 
 /// Processors held from `from` until `to` (exclusive).
@@ -163,7 +163,7 @@ proptest! {
         jobs in workload(1, 8, 50),
         order in order_strategy(),
     ) {
-        reference::agree(PolicyName::Conservative, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(names::CONSERVATIVE, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -176,7 +176,7 @@ proptest! {
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        reference::agree(PolicyName::Conservative, reference, &[1.0; 3], 4, &jobs, order, placement)?;
+        reference::agree(names::CONSERVATIVE, reference, &[1.0; 3], 4, &jobs, order, placement)?;
     }
 }
 
@@ -206,7 +206,7 @@ fn the_reference_backfills_and_compresses() {
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Conservative, &[1.0], 4, &jobs, order, wf),
+            reference::engine(names::CONSERVATIVE, &[1.0], 4, &jobs, order, wf),
             want,
             "{order:?}"
         );
@@ -218,7 +218,7 @@ fn the_reference_backfills_and_compresses() {
         want
     );
     assert_eq!(
-        reference::engine(PolicyName::Conservative, &[1.0], 4, &jobs, smallest, wf),
+        reference::engine(names::CONSERVATIVE, &[1.0], 4, &jobs, smallest, wf),
         want
     );
 }

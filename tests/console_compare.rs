@@ -6,7 +6,8 @@
 use schedscope::console::session::{Request, Session};
 use schedscope::console::{App, ui};
 use schedscope::engine::{Command, InjectJob};
-use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::PolicySpec;
+use schedscope::policy::{SharedParams, names};
 use schedscope::scenario::Scenario;
 use std::path::Path;
 use std::sync::Arc;
@@ -55,15 +56,12 @@ fn the_sides_share_the_clock_and_the_commands() {
     let arrived = |s: &Session| s.engine().counters().arrived;
     assert_eq!(arrived(&s), arrived(s.twin().unwrap()), "both got the jobs");
     s.handle(Request::Apply(Command::SetPolicy {
-        policy: PolicySpec {
-            name: PolicyName::Conservative,
-            ..PolicySpec::default()
-        },
+        policy: PolicySpec::named(names::CONSERVATIVE),
     }));
-    assert_eq!(s.engine().policy().name, PolicyName::Conservative);
+    assert_eq!(s.engine().policy().name, names::CONSERVATIVE);
     assert_eq!(
         s.twin().unwrap().engine().policy().name,
-        PolicyName::Easy,
+        names::EASY,
         "the right side keeps the policy it is compared under"
     );
     while s.step_events(3) > 0 {

@@ -9,6 +9,7 @@ use schedscope::console::driver::{Driver, ToDriver};
 use schedscope::console::session::{Request, Session};
 use schedscope::console::snapshot::{Snapshot, Speed};
 use schedscope::engine::Command;
+use schedscope::policy::SharedParams;
 use schedscope::policy::{MaxJumps, PolicySpec};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

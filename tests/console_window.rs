@@ -15,6 +15,7 @@ use schedscope::console::ui;
 use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use std::sync::Arc;
 
 const QUEUED: usize = 3_000;
@@ -25,10 +26,7 @@ fn long_queue(policy: PolicyName) -> Session {
     let mut s = Session::new(common::ngubiri(), 1, true).unwrap();
     s.advance_to(SimTime::from_secs(600), usize::MAX);
     s.handle(Request::Apply(Command::SetPolicy {
-        policy: PolicySpec {
-            name: policy,
-            ..PolicySpec::default()
-        },
+        policy: PolicySpec::named(policy),
     }));
     let job = |size, components: Vec<u32>, runtime, count| InjectJob {
         size,
@@ -56,14 +54,14 @@ fn long_queue(policy: PolicyName) -> Session {
 
 #[test]
 fn a_window_carries_the_rows_of_the_whole_picture() {
-    for policy in [PolicyName::Conservative, PolicyName::Easy, PolicyName::Fpfs] {
+    for policy in [names::CONSERVATIVE, names::EASY, names::FPFS] {
         let mut s = long_queue(policy);
         let whole = s.engine().snapshot();
         let n = whole.queue.len();
         assert!(n >= QUEUED, "{policy:?}: {n} queued");
         let all = project(s.engine().read(), QueueWindow::ALL, None);
         assert_eq!(all.queue, QueueSlice::whole(whole.queue.clone()));
-        if policy == PolicyName::Conservative {
+        if policy == names::CONSERVATIVE {
             let planned = whole
                 .queue
                 .iter()
@@ -139,7 +137,7 @@ fn follow(s: &mut Session, effects: Vec<Effect>) -> usize {
 
 #[test]
 fn scrolling_far_down_asks_for_the_rows_there_and_draws_them() {
-    let mut s = long_queue(PolicyName::Conservative);
+    let mut s = long_queue(names::CONSERVATIVE);
     let mut app = App::new(Arc::new(s.snapshot()));
     app.update(Msg::Resize(200, 50));
     let n = s.engine().queue_len();
@@ -213,7 +211,7 @@ fn scrolling_far_down_asks_for_the_rows_there_and_draws_them() {
 
 #[test]
 fn an_open_detail_follows_its_job_deep_in_the_queue() {
-    let mut s = long_queue(PolicyName::Conservative);
+    let mut s = long_queue(names::CONSERVATIVE);
     let mut app = App::new(Arc::new(s.snapshot()));
     app.update(Msg::Resize(120, 40));
     for _ in 0..20 {

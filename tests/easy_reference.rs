@@ -25,8 +25,8 @@ mod reference;
 use proptest::prelude::*;
 use reference::{Job, in_order, order_strategy, placement_strategy, workload};
 use schedscope::policy::BuildPlacement;
-use schedscope::policy::PolicyName;
 use schedscope::policy::backfill::BackfillOrder;
+use schedscope::policy::names;
 use schedscope::policy::placement::{Assignment, Placement, PlacementName};
 
 /// Start times (in seconds) by job index, from the reference, on
@@ -160,7 +160,7 @@ proptest! {
         jobs in workload(1, 8, 60),
         order in order_strategy(),
     ) {
-        reference::agree(PolicyName::Easy, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
+        reference::agree(names::EASY, reference, &[1.0; 1], 8, &jobs, order, PlacementName::WorstFit)?;
     }
 }
 
@@ -173,7 +173,7 @@ proptest! {
         order in order_strategy(),
         placement in placement_strategy(),
     ) {
-        reference::agree(PolicyName::Easy, reference, &[1.0; 3], 4, &jobs, order, placement)?;
+        reference::agree(names::EASY, reference, &[1.0; 3], 4, &jobs, order, placement)?;
     }
 }
 
@@ -190,7 +190,7 @@ proptest! {
         slow_first in any::<bool>(),
     ) {
         let speeds = if slow_first { [0.5, 1.0] } else { [1.0, 0.5] };
-        reference::agree(PolicyName::Easy, reference, &speeds, 4, &jobs, order, placement)?;
+        reference::agree(names::EASY, reference, &speeds, 4, &jobs, order, placement)?;
     }
 }
 
@@ -219,7 +219,7 @@ fn the_reference_backfills_both_ways() {
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Easy, &[1.0], 4, &jobs, order, wf),
+            reference::engine(names::EASY, &[1.0], 4, &jobs, order, wf),
             want,
             "{order:?}"
         );
@@ -235,7 +235,7 @@ fn the_reference_backfills_both_ways() {
             "{order:?}"
         );
         assert_eq!(
-            reference::engine(PolicyName::Easy, &[1.0], 6, &jobs, order, wf),
+            reference::engine(names::EASY, &[1.0], 6, &jobs, order, wf),
             want,
             "{order:?}"
         );

@@ -23,8 +23,9 @@ const REPS: u32 = 8;
 
 use GangSizes::{PowerOfTwo as P2, Uniform as U};
 use PolicyName as N;
-const A1: N = N::Grid1;
-const A2: N = N::Grid2;
+use schedscope::policy::names;
+const A1: N = names::GRID_1;
+const A2: N = names::GRID_2;
 
 /// One point's summary, computed once per test binary.
 fn point(lambda: f64, a: N, e: f64, sizes: GangSizes) -> GridSummary {

@@ -9,6 +9,7 @@ use schedscope::engine::{
 use schedscope::model::{JobRecord, JobSpec, Platform, SimTime};
 use schedscope::policy::grid_view::GridStateView;
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::sched::ParamValue;
 use schedscope::workload::estimates::EstimateModel;
 
@@ -75,7 +76,6 @@ fn run_seeded(
     let mut platform = Platform::uniform(2, per_site);
     platform.split_overhead = 0.1;
     let policy = PolicySpec {
-        name,
         params: params
             .iter()
             .map(|&(k, v)| {
@@ -85,7 +85,7 @@ fn run_seeded(
                 (k.to_string(), value)
             })
             .collect(),
-        ..PolicySpec::default()
+        ..PolicySpec::named(name)
     };
     // Each job's own estimate: its run time unless a test gives one.
     let config = EngineConfig {
@@ -133,7 +133,7 @@ fn gang_waits_on_site_0(more: &[JobSpec]) -> Vec<JobSpec> {
 #[test]
 fn a_gang_waits_on_empty_queues_while_a_local_job_backfills_and_one_may_not() {
     let jobs = gang_waits_on_site_0(&[local(6, 2.0, 0, 5.0), local(7, 5.0, 0, 7.0)]);
-    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+    for name in [names::GRID_1, names::GRID_2] {
         let (recs, e) = run(name, 2, jobs.clone());
         assert_eq!(
             times(&recs),
@@ -171,7 +171,7 @@ fn approach_two_splits_a_gang_over_both_sites_with_the_overhead() {
         gang(9, 1.0, 3, 5.0),
         gang(8, 2.0, 4, 2.0),
     ];
-    let (recs, e) = run(PolicyName::Grid2, 2, jobs.clone());
+    let (recs, e) = run(names::GRID_2, 2, jobs.clone());
     assert_eq!(
         times(&recs),
         vec![(1, 0.0, 10.0), (8, 10.0, 12.2), (9, 1.0, 6.5)]
@@ -188,7 +188,7 @@ fn approach_two_splits_a_gang_over_both_sites_with_the_overhead() {
     );
     assert_eq!(e.counters().refused, 0);
 
-    let (recs1, e) = run(PolicyName::Grid1, 2, jobs);
+    let (recs1, e) = run(names::GRID_1, 2, jobs);
     assert_eq!(times(&recs1), times(&recs));
     assert_eq!(e.counters().refused, 0);
 }
@@ -215,7 +215,7 @@ fn a_gang_wider_than_every_site_is_split_under_both_approaches() {
         local(3, 2.0, 1, 1.0),
         local(4, 5.0, 0, 8.0),
     ];
-    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+    for name in [names::GRID_1, names::GRID_2] {
         let (recs, e) = run(name, 2, jobs.clone());
         assert_eq!(
             times(&recs),
@@ -276,7 +276,7 @@ fn largest_first_jobs() -> Vec<JobSpec> {
 #[test]
 fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
     let jobs = largest_first_jobs();
-    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+    for name in [names::GRID_1, names::GRID_2] {
         let (recs, _) = run(name, 2, jobs.clone());
         assert_eq!(
             times(&recs),
@@ -304,7 +304,7 @@ fn the_grid_queue_serves_the_largest_gang_first_and_the_oldest_on_a_tie() {
 #[test]
 fn the_grid_view_lists_the_waiting_gangs_with_their_sizes() {
     let jobs = largest_first_jobs();
-    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+    for name in [names::GRID_1, names::GRID_2] {
         let mut e = engine_at(name, 2, jobs.clone(), 5.0);
         assert_eq!(
             grid_state(&e).grid_queue,
@@ -331,10 +331,7 @@ fn engine_seeded_at(
 ) -> Engine {
     let mut platform = Platform::uniform(2, per_site);
     platform.split_overhead = 0.1;
-    let policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(name);
     let config = EngineConfig {
         estimates: EstimateModel::exact(),
         seed,
@@ -380,7 +377,7 @@ fn grid_state(e: &Engine) -> GridStateView {
 #[test]
 fn an_injected_local_job_queues_at_its_site_and_ends_once() {
     let jobs = || vec![local(3, 0.0, 1, 20.0), local(4, 0.0, 1, 20.0)];
-    for name in [PolicyName::Grid1, PolicyName::Grid2] {
+    for name in [names::GRID_1, names::GRID_2] {
         let mut e = engine_at(name, 2, jobs(), 5.0);
         let msg = inject_one(&mut e, 3.0, Some(1)).unwrap();
         let id = INJECTED_ID_BASE + 1;
@@ -439,7 +436,7 @@ fn an_injected_local_job_queues_at_its_site_and_ends_once() {
 #[test]
 fn an_injected_site_is_checked_and_only_the_grid_policies_read_it() {
     let jobs = || vec![local(3, 0.0, 1, 20.0), local(4, 0.0, 1, 20.0)];
-    let mut e = engine_at(PolicyName::Grid2, 2, jobs(), 5.0);
+    let mut e = engine_at(names::GRID_2, 2, jobs(), 5.0);
     let err = inject_one(&mut e, 3.0, Some(2)).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -466,7 +463,7 @@ fn an_injected_site_is_checked_and_only_the_grid_policies_read_it() {
         "refused commands are not logged"
     );
 
-    let mut e = engine_at(PolicyName::Easy, 2, jobs(), 5.0);
+    let mut e = engine_at(names::EASY, 2, jobs(), 5.0);
     inject_one(&mut e, 3.0, Some(1)).unwrap();
     e.run();
     let r = e
@@ -493,7 +490,7 @@ fn a_processor_held_by_a_waiting_gang_is_idle_only_under_the_default_reading() {
     let jobs = gang_waits_on_site_0(&[gang(8, 5.0, 1, 3.0)]);
     for (idle, eight) in [(None, (5.0, 8.0)), (Some("unclaimed"), (20.0, 23.0))] {
         let params: Vec<(&str, &str)> = idle.iter().map(|&v| ("idle", v)).collect();
-        let (recs, e) = run_with(PolicyName::Grid1, 2, &params, jobs.clone());
+        let (recs, e) = run_with(names::GRID_1, 2, &params, jobs.clone());
         assert_eq!(
             times(&recs),
             vec![
@@ -530,10 +527,7 @@ fn only_approach_two_splits_a_gang_that_one_site_can_hold() {
         gang(7, 1.5, 2, 5.0),
         gang(8, 5.0, 2, 3.0),
     ];
-    for (name, eight) in [
-        (PolicyName::Grid1, (15.0, 18.0)),
-        (PolicyName::Grid2, (5.0, 8.3)),
-    ] {
+    for (name, eight) in [(names::GRID_1, (15.0, 18.0)), (names::GRID_2, (5.0, 8.3))] {
         let (recs, _) = run(name, 2, jobs.clone());
         assert_eq!(
             times(&recs),
@@ -549,10 +543,7 @@ fn only_approach_two_splits_a_gang_that_one_site_can_hold() {
             "{name:?}"
         );
         let g = recs.iter().find(|r| r.id == 8).unwrap();
-        assert_eq!(
-            g.clusters.len(),
-            if name == PolicyName::Grid1 { 1 } else { 2 }
-        );
+        assert_eq!(g.clusters.len(), if name == names::GRID_1 { 1 } else { 2 });
     }
 }
 
@@ -566,7 +557,7 @@ fn a_gang_one_site_can_hold_goes_to_a_random_site() {
         for seed in 0..16 {
             let mut g = gang(9, 0.0, 2, 5.0);
             g.components = components.clone();
-            let (recs, _) = run_seeded(PolicyName::Grid1, 2, &[], seed, vec![g]);
+            let (recs, _) = run_seeded(names::GRID_1, 2, &[], seed, vec![g]);
             assert_eq!(recs[0].start, SimTime::ZERO);
             assert_eq!(recs[0].clusters.len(), 1);
             drawn[recs[0].clusters[0] as usize] += 1;
@@ -594,7 +585,7 @@ fn a_local_job_backfills_by_the_exact_or_the_estimated_wait_of_the_gang() {
         (three, (5.0, 13.0), (13.0, 18.0)),
         (estimated, (5.0, 13.0), (13.0, 18.0)),
     ] {
-        let (recs, _) = run_with(PolicyName::Grid1, 2, params, jobs.clone());
+        let (recs, _) = run_with(names::GRID_1, 2, params, jobs.clone());
         assert_eq!(
             times(&recs),
             vec![
@@ -630,7 +621,7 @@ fn a_job_started_at_the_same_instant_counts_in_the_gang_wait_by_its_planned_end(
         local(8, 2.0, 0, 15.0),
     ];
     for elapsed in ["exact", "estimated"] {
-        let (recs, _) = run_with(PolicyName::Grid1, 3, &[("elapsed", elapsed)], jobs.clone());
+        let (recs, _) = run_with(names::GRID_1, 3, &[("elapsed", elapsed)], jobs.clone());
         assert_eq!(
             times(&recs),
             vec![
@@ -662,11 +653,11 @@ fn a_local_job_that_cannot_start_joins_the_shortest_queue() {
     ];
     let mut drawn = [0; 2];
     for seed in 0..8 {
-        let (recs, _) = run_seeded(PolicyName::Grid1, 2, &[], seed, jobs.clone());
+        let (recs, _) = run_seeded(names::GRID_1, 2, &[], seed, jobs.clone());
         let mut starts: Vec<f64> = recs[2..].iter().map(|r| r.start.as_secs_f64()).collect();
         starts.sort_by(f64::total_cmp);
         assert_eq!(starts, vec![4.0, 10.0], "seed {seed}");
-        let e = engine_seeded_at(PolicyName::Grid1, 2, seed, jobs[..3].to_vec(), 2.0);
+        let e = engine_seeded_at(names::GRID_1, 2, seed, jobs[..3].to_vec(), 2.0);
         let behind = grid_state(&e).sites[0]
             .iter()
             .position(|p| p.head == Some((3, false)))
@@ -682,7 +673,7 @@ fn a_local_job_that_cannot_start_joins_the_shortest_queue() {
 #[test]
 fn a_threshold_lets_a_queued_local_job_delay_the_gang() {
     let jobs = gang_waits_on_site_0(&[local(6, 2.0, 0, 5.0), local(7, 5.0, 0, 7.0)]);
-    let (recs, e) = run_with(PolicyName::Grid1, 2, &[("threshold", "6")], jobs);
+    let (recs, e) = run_with(names::GRID_1, 2, &[("threshold", "6")], jobs);
     assert_eq!(
         times(&recs),
         vec![
@@ -716,10 +707,7 @@ fn on_one_site_a_one_task_job_of_no_site_is_a_local_job() {
         gang(9, 1.0, 2, 5.0),
         no_site(2, 2.0, 20.0),
     ];
-    let policy = PolicySpec {
-        name: PolicyName::Grid1,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(names::GRID_1);
     let config = EngineConfig {
         estimates: EstimateModel::default(),
         ..EngineConfig::default()
@@ -749,7 +737,7 @@ fn the_state_lists_only_the_gangs_running_over_several_sites() {
         gang(9, 1.0, 3, 5.0),
         gang(8, 2.0, 4, 2.0),
     ];
-    let e = engine_at(PolicyName::Grid2, 2, jobs, 3.0);
+    let e = engine_at(names::GRID_2, 2, jobs, 3.0);
     let g = grid_state(&e);
     assert_eq!(g.split, vec![(9, vec![(0, 1), (1, 2)])]);
     assert_eq!(g.grid_queue, vec![]);

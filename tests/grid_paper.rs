@@ -7,6 +7,7 @@
 
 use schedscope::grid_study::{GridPoint, GridSummary, replicate};
 use schedscope::policy::PolicyName;
+use schedscope::policy::names;
 use schedscope::workload::grid::GangSizes;
 
 const SEED: u64 = 2009;
@@ -40,7 +41,7 @@ fn study_table() {
     println!("|---|---|---|---|---|---|---|");
     for sizes in [GangSizes::Uniform, GangSizes::PowerOfTwo] {
         for lambda in [12.5, 10.0, 8.3] {
-            for a in [PolicyName::Grid1, PolicyName::Grid2] {
+            for a in [names::GRID_1, names::GRID_2] {
                 for e in [0.0, 10.0, 30.0] {
                     let s = replicate(&point(lambda, a, e, sizes, 120_000), SEED, 10);
                     let label = format!("{} λ={lambda} {} E={e}", sizes.as_str(), a.as_str());
@@ -55,7 +56,7 @@ fn study_table() {
 #[test]
 #[ignore = "speed: cargo test --release --test engine_policies grid_paper -- --ignored --nocapture"]
 fn one_paper_length_run() {
-    let p = point(12.5, PolicyName::Grid2, 30.0, GangSizes::Uniform, 120_000);
+    let p = point(12.5, names::GRID_2, 30.0, GangSizes::Uniform, 120_000);
     let t0 = std::time::Instant::now();
     let f = schedscope::grid_study::run_once(&p, SEED);
     println!("one run: {:.3} s {f:?}", t0.elapsed().as_secs_f64());

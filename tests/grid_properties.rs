@@ -6,6 +6,7 @@
 use schedscope::engine::EngineConfig;
 use schedscope::model::{JobRecord, Platform, SimTime};
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::workload::estimates::EstimateModel;
 use schedscope::workload::grid::{GangSizes, GridParams, GridWorkload};
 use std::collections::HashMap;
@@ -25,10 +26,7 @@ struct Watch {
 fn watch(name: PolicyName, lambda: f64, sizes: GangSizes, seed: u64, events: usize) -> Watch {
     let mut platform = Platform::uniform(2, 16);
     platform.split_overhead = 0.1;
-    let policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(name);
     let config = EngineConfig {
         seed,
         estimates: EstimateModel::exact(),
@@ -97,7 +95,7 @@ fn watch(name: PolicyName, lambda: f64, sizes: GangSizes, seed: u64, events: usi
 fn a_gangs_tasks_start_at_the_same_instant_and_no_processor_runs_two_jobs() {
     let mut gangs = 0;
     let mut split = 0;
-    for (name, seed) in [(PolicyName::Grid1, 1), (PolicyName::Grid2, 2)] {
+    for (name, seed) in [(names::GRID_1, 1), (names::GRID_2, 2)] {
         let w = watch(name, 12.5, GangSizes::PowerOfTwo, seed, 6000);
         for r in w.records.values().filter(|r| r.size > 1) {
             let firsts = &w.first[&r.id];
@@ -119,7 +117,7 @@ fn a_gangs_tasks_start_at_the_same_instant_and_no_processor_runs_two_jobs() {
 fn with_exact_estimates_and_no_threshold_no_backfill_delays_a_gang() {
     let mut checked = 0;
     let mut backfills_before_gangs = 0;
-    for (name, seed) in [(PolicyName::Grid1, 3), (PolicyName::Grid2, 4)] {
+    for (name, seed) in [(names::GRID_1, 3), (names::GRID_2, 4)] {
         let w = watch(name, 12.5, GangSizes::Uniform, seed, 8000);
         for g in w
             .records
@@ -184,10 +182,7 @@ fn a_grid_policy_takes_over_a_running_platform_and_hands_it_on() {
     use schedscope::engine::Command;
     let mut platform = Platform::uniform(2, 16);
     platform.split_overhead = 0.1;
-    let spec = |name| PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let spec = |name| PolicySpec::named(name);
     let config = EngineConfig {
         seed: 7,
         estimates: EstimateModel::uniform_error(30.0),
@@ -200,12 +195,12 @@ fn a_grid_policy_takes_over_a_running_platform_and_hands_it_on() {
     let mut e = schedscope::simulation::engine(
         platform,
         Box::new(GridWorkload::new(params, 7).take(6000)),
-        &spec(PolicyName::Easy),
+        &spec(names::EASY),
         config,
     )
     .unwrap();
     let mut running_at_switch = Vec::new();
-    for (at, name) in [(40.0, PolicyName::Grid2), (80.0, PolicyName::Grid1)] {
+    for (at, name) in [(40.0, names::GRID_2), (80.0, names::GRID_1)] {
         e.step_until(SimTime::from_secs_f64(at));
         running_at_switch.push(e.running_len());
         e.apply(Command::SetPolicy { policy: spec(name) }).unwrap();

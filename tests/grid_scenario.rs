@@ -4,7 +4,7 @@
 //! sweep whose rows carry the grid figures with half-widths.
 
 use schedscope::grid_study::{GridFigures, GridPoint, run_once};
-use schedscope::policy::PolicyName;
+use schedscope::policy::names;
 use schedscope::runner::{RunOptions, run};
 use schedscope::scenario::Scenario;
 use schedscope::workload::grid::{GangService, GangSizes, GridParams};
@@ -84,7 +84,7 @@ fn a_run_ends_at_n_completions_and_reports_the_grid_figures() {
         rep.counters
     );
     // The scenario's run is the study's run: same seed, same figures.
-    let mut point = GridPoint::paper(12.5, PolicyName::Grid2, 30.0, GangSizes::Uniform);
+    let mut point = GridPoint::paper(12.5, names::GRID_2, 30.0, GangSizes::Uniform);
     point.completed = 3000;
     assert_eq!(run_once(&point, rep.seed), g);
     let s = r.summary();

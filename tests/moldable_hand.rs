@@ -14,6 +14,7 @@ use schedscope::model::{AppType, Cluster, JobRecord, JobSpec, Platform, SimTime,
 use schedscope::policy::backfill::HeadPlan;
 use schedscope::policy::fjt::{self, WindowRule};
 use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::sched::BackfillView;
 use schedscope::sched::ParamValue;
 use std::sync::Arc;
@@ -76,10 +77,7 @@ fn figure_one_engine(name: PolicyName, window: WindowRule, more: Vec<JobSpec>) -
 /// An engine on the paper's machine of 8 processors running `jobs` under
 /// `name` (long jobs from 6 processes; `window` where the policy reads it).
 fn engine_on_eight(name: PolicyName, window: WindowRule, jobs: Vec<JobSpec>) -> Engine {
-    let mut policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let mut policy = PolicySpec::named(name);
     if name != fjt::FIFO {
         policy.params.insert("long_min".into(), ParamValue::Int(6));
     }
@@ -264,7 +262,7 @@ fn the_five_policies_carry_the_papers_names() {
             Some("FJT1+BFM")
         ]
     );
-    assert_eq!(fjt::paper_label(PolicyName::Easy), None);
+    assert_eq!(fjt::paper_label(names::EASY), None);
 }
 
 /// A rigid job of `size` processors and `secs` seconds, exactly
@@ -292,10 +290,7 @@ fn starts_under(name: PolicyName, processors: u32, jobs: Vec<JobSpec>) -> Vec<(u
         split_overhead: 0.0,
         network: None,
     };
-    let policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(name);
     let mut e = schedscope::simulation::engine(
         platform,
         Box::new(jobs.into_iter()),

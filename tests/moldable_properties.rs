@@ -13,6 +13,7 @@ use proptest::test_runner::{Config, TestRunner};
 use schedscope::engine::{Command, EngineConfig, InjectJob};
 use schedscope::model::{AppType, Platform, SimTime};
 use schedscope::policy::PolicySpec;
+use schedscope::policy::SharedParams;
 use schedscope::policy::fjt;
 use schedscope::sched::ParamValue;
 use schedscope::workload::estimates::EstimateModel;
@@ -25,10 +26,7 @@ const M: u32 = 64;
 
 fn policy(i: usize, estimate_window: bool) -> PolicySpec {
     let name = fjt::ALL[i % 5];
-    let mut spec = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let mut spec = PolicySpec::named(name);
     if [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&name) {
         let rule = if estimate_window {
             "estimate"

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use schedscope::engine::EngineConfig;
 use schedscope::metrics::moldable::{MoldableFigures, figures};
 use schedscope::model::{JobRecord, Platform};
+use schedscope::policy::SharedParams;
 use schedscope::policy::fjt;
 use schedscope::policy::{PolicyName, PolicySpec};
 use schedscope::sched::ParamValue;
@@ -27,10 +28,7 @@ const JOBS: u64 = 120;
 fn run_records(name: PolicyName, util: f64, seed: u64, jobs: u64) -> Vec<JobRecord> {
     let params = MoldableParams::paper(util, jobs, 0.1);
     let source = MoldableWorkload::new(&params, seed).unwrap();
-    let mut policy = PolicySpec {
-        name,
-        ..PolicySpec::default()
-    };
+    let mut policy = PolicySpec::named(name);
     if [fjt::FJT4_BFA, fjt::FJT1_BFA, fjt::FJT1_BFM].contains(&name) {
         policy
             .params

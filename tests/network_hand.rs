@@ -4,7 +4,8 @@
 
 use schedscope::engine::{Command, Engine, EngineConfig};
 use schedscope::model::{Cluster, CommNeed, JobSpec, Network, Platform, SimTime};
-use schedscope::policy::{PolicyName, PolicySpec};
+use schedscope::policy::PolicySpec;
+use schedscope::policy::{SharedParams, names};
 
 /// Two clusters of 4 processors with effective powers `g0`, `g1`, each
 /// linked to the switch at 1 GB/s.
@@ -244,10 +245,7 @@ fn a_link_command_right_after_a_backfill_changes_nothing_under_easy() {
     wide.components = vec![4, 4];
     wide.comm = None;
     let jobs = vec![local(1, 0, 4, 100), wide, local(3, 2, 2, 50)];
-    let easy = PolicySpec {
-        name: PolicyName::Easy,
-        ..PolicySpec::default()
-    };
+    let easy = PolicySpec::named(names::EASY);
     for commands in [false, true] {
         let mut e = schedscope::simulation::engine(
             platform(1.0, 1.0),

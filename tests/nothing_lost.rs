@@ -15,6 +15,7 @@ use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
 use schedscope::policy::Catalogued;
 use schedscope::policy::catalog;
+use schedscope::policy::{SharedParams, names};
 use schedscope::scenario::Scenario;
 use schedscope::workload::estimates::{EstimateModel, EstimateSource};
 use std::collections::HashSet;
@@ -262,9 +263,9 @@ fn every_policy_on_every_scenario_runs_each_job_or_refuses_it() {
 fn a_switch_that_would_strand_a_waiting_job_is_refused() {
     use schedscope::engine::{CommandError, Engine, EngineConfig};
     use schedscope::model::{JobSpec, Platform};
+    use schedscope::policy::MaxJumps;
     use schedscope::sched::{
-        Abort, JobView, MaxJumps, Phased, Policy, PolicyName, PolicySpec, PolicyState, Start,
-        SystemView,
+        Abort, JobView, Phased, Policy, PolicySpec, PolicyState, Start, SystemView,
     };
     // A policy that runs only jobs of one processor.
     struct Ones(PolicySpec);
@@ -292,7 +293,7 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
     }
     fn build(spec: &PolicySpec, p: &Platform) -> Result<Box<dyn Policy>, String> {
         match spec.name {
-            PolicyName::Fpfs => Ok(Box::new(Ones(spec.clone()))),
+            names::FPFS => Ok(Box::new(Ones(spec.clone()))),
             _ => schedscope::policy::build(spec, p),
         }
     }
@@ -332,7 +333,7 @@ fn a_switch_that_would_strand_a_waiting_job_is_refused() {
             if reason.contains("could never run a job that waits: job 3 has 8 tasks")),
         "{err}"
     );
-    assert_eq!(e.policy().name, PolicyName::Fcfs);
+    assert_eq!(e.policy().name, names::FCFS);
     e.run();
     assert_eq!(e.check_conservation(), Ok(()));
     assert_eq!(e.drain_records().count(), 4);

@@ -15,6 +15,7 @@ use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::PlacementName;
 use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::workload::estimates::{EstimateModel, OnOverrun};
 use std::collections::HashMap;
 
@@ -91,21 +92,21 @@ fn policy_strategy() -> impl Strategy<Value = PolicySpec> {
         prop::sample::select(BackfillOrder::ALL.to_vec()),
         any::<bool>(),
     )
-        .prop_map(|(name, placement, max_jumps, order, pinned)| PolicySpec {
-            name,
-            max_jumps,
-            placement,
-            order,
+        .prop_map(|(name, placement, max_jumps, order, pinned)| {
             // Pinned processors where the policy reads them.
-            machines: if pinned
+            let machines = if pinned
                 && schedscope::policy::catalog::find(name)
                     .is_some_and(|e| e.params.iter().any(|p| p.key == "machines"))
             {
                 Machines::Pinned
             } else {
                 Machines::Counted
-            },
-            params: Default::default(),
+            };
+            PolicySpec::named(name)
+                .with_max_jumps(max_jumps)
+                .with_placement(placement)
+                .with_order(order)
+                .with_machines(machines)
         })
 }
 
@@ -374,8 +375,8 @@ proptest! {
     ) {
         // Pinned processors need one cluster; a first policy that cannot
         // run here is not what this test is about.
-        let first = if first.machines == Machines::Pinned && p.clusters.len() != 1 {
-            PolicySpec { machines: Machines::Counted, ..first }
+        let first = if first.machines() == Machines::Pinned && p.clusters.len() != 1 {
+            first.with_machines(Machines::Counted)
         } else {
             first
         };
@@ -433,10 +434,7 @@ fn a_killed_jobs_completion_does_not_end_the_next_job() {
 fn a_command_at_an_arrivals_instant_comes_after_the_decision_on_it() {
     let p = one_cluster(4);
     let jobs = make_jobs(&p, &[(0, 1, 3, 20, 20), (1, 1, 4, 5, 5), (9, 1, 1, 5, 5)]);
-    let easy = PolicySpec {
-        name: PolicyName::Easy,
-        ..PolicySpec::default()
-    };
+    let easy = PolicySpec::named(names::EASY);
     for live in [false, true] {
         let out = drive(
             &p,

@@ -9,7 +9,8 @@ use schedscope::policy::Catalogued;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::fjt;
 use schedscope::policy::placement::PlacementName;
-use schedscope::policy::{Machines, MaxJumps, PolicyName, PolicySpec};
+use schedscope::policy::{Machines, MaxJumps, PolicySpec};
+use schedscope::policy::{SharedParams, names};
 use schedscope::workload::estimates::EstimateModel;
 
 fn platform_strategy() -> impl Strategy<Value = Platform> {
@@ -74,12 +75,9 @@ fn policies() -> Vec<PolicySpec> {
         for placement in PlacementName::ALL {
             for max_jumps in [MaxJumps::Limit(0), MaxJumps::Limit(2), MaxJumps::Unlimited] {
                 v.push(
-                    PolicySpec {
-                        name,
-                        max_jumps,
-                        ..PolicySpec::default()
-                    }
-                    .with_placement(placement),
+                    PolicySpec::named(name)
+                        .with_max_jumps(max_jumps)
+                        .with_placement(placement),
                 );
             }
         }
@@ -170,8 +168,8 @@ fn check(p: &Platform, jobs: &[JobSpec], policy: &PolicySpec) -> Result<(), Test
         }
     }
     // FCFS never starts a job before an earlier-arrived one.
-    if policy.name == PolicyName::Fcfs
-        || (policy.name == PolicyName::Fpfs && policy.max_jumps == MaxJumps::Limit(0))
+    if policy.name == names::FCFS
+        || (policy.name == names::FPFS && policy.max_jumps() == MaxJumps::Limit(0))
     {
         let mut by_arrival = recs.clone();
         by_arrival.sort_by_key(|r| r.arrival);
@@ -224,25 +222,21 @@ fn check_wrong_estimates(
     let owned: Vec<JobSpec> = jobs.to_vec();
     let mut specs: Vec<PolicySpec> = schedscope::policy::catalog::names()
         .map(|name| {
-            PolicySpec {
-                name,
-                order,
-                ..PolicySpec::default()
-            }
-            .with_placement(placement)
+            PolicySpec::named(name)
+                .with_order(order)
+                .with_placement(placement)
         })
         .collect();
     specs.retain(|s| s.build(p).is_ok());
     if p.clusters.len() == 1 {
         // Reservations pinned to numbered processors: the engine checks
         // that every processor a policy names is free.
-        for name in [PolicyName::Easy, PolicyName::Conservative] {
-            specs.push(PolicySpec {
-                name,
-                order,
-                machines: Machines::Pinned,
-                ..PolicySpec::default()
-            });
+        for name in [names::EASY, names::CONSERVATIVE] {
+            specs.push(
+                PolicySpec::named(name)
+                    .with_order(order)
+                    .with_machines(Machines::Pinned),
+            );
         }
     }
     for policy in &specs {

@@ -9,6 +9,7 @@
 
 use schedscope::engine::{Engine, EngineConfig};
 use schedscope::model::{JobSpec, Platform, SimTime};
+use schedscope::policy::SharedParams;
 use schedscope::sched::{
     Phased, Policy, PolicySpec, PolicyState, Refusal, Reserve, Start, StartKind, SystemView,
 };
@@ -137,7 +138,7 @@ fn run(processors: u32, jobs: &[J], script: Script) -> (Vec<(u64, i64, i64)>, Ve
     let mut e = Engine::with_builder(
         Platform::uniform(1, processors),
         Box::new(specs.into_iter()),
-        &PolicySpec::default(),
+        &PolicySpec::scenario_default(),
         EngineConfig::default(),
         schedscope::sched::Policies::of(build),
     )

@@ -855,6 +855,7 @@ mod tests {
     use crate::policy::backfill::BackfillOrder;
     use crate::policy::placement::PlacementName;
     use crate::policy::{MaxJumps, PolicyName, PolicySpec};
+    use crate::policy::{SharedParams, names};
 
     #[test]
     fn the_estimate_key_keeps_the_overrun_setting() {
@@ -1082,7 +1083,7 @@ mod tests {
     fn the_picker_applies_what_it_says_it_applies() {
         let all: Vec<PolicyName> = crate::policy::catalog::names().collect();
         let at = |n: PolicyName| all.iter().position(|x| *x == n).unwrap();
-        let (fpfs, easy) = (at(PolicyName::Fpfs), at(PolicyName::Easy));
+        let (fpfs, easy) = (at(names::FPFS), at(names::EASY));
         let moves = |from: usize, to: usize| -> Vec<Msg> {
             let k = if to > from {
                 KeyCode::Down
@@ -1105,7 +1106,7 @@ mod tests {
             panic!("Enter applies a policy: {got:?}")
         };
         assert_eq!(said, policy.label());
-        assert_eq!(policy.name, PolicyName::Fpfs);
+        assert_eq!(policy.name, names::FPFS);
         // EASY chosen, the cursor on its first parameter row: EASY, as said.
         let mut a = app();
         press(&mut a, &[key('p')]);
@@ -1118,7 +1119,7 @@ mod tests {
             panic!("Enter applies a policy: {got:?}")
         };
         assert_eq!(said, policy.label());
-        assert_eq!(policy.name, PolicyName::Easy);
+        assert_eq!(policy.name, names::EASY);
         // Every name row, reached from every chosen policy: what the line
         // says is what Enter sends.
         for chosen in 0..all.len() {
@@ -1171,7 +1172,7 @@ mod tests {
         let mut a = app();
         let mut keys = vec![key('p')];
         let all: Vec<PolicyName> = crate::policy::catalog::names().collect();
-        let from = all.iter().position(|n| *n == PolicyName::Fpfs).unwrap();
+        let from = all.iter().position(|n| *n == names::FPFS).unwrap();
         keys.extend(std::iter::repeat_n(code(KeyCode::Up), from));
         keys.push(code(KeyCode::Enter));
         let got = press(&mut a, &keys);
@@ -1194,12 +1195,12 @@ mod tests {
         let Effect::Send(Request::Apply(Command::SetPolicy { policy })) = &got[0] else {
             panic!("{got:?}")
         };
-        assert_eq!(policy.placement, PlacementName::BestFit);
-        assert_eq!(policy.max_jumps, MaxJumps::Unlimited);
+        assert_eq!(policy.placement(), PlacementName::BestFit);
+        assert_eq!(policy.max_jumps(), MaxJumps::Unlimited);
         // EASY with the smallest job first in the backfill scan: choose
         // EASY with Space, go down to its first row (the order), two steps
         // right.
-        let easy = all.iter().position(|n| *n == PolicyName::Easy).unwrap();
+        let easy = all.iter().position(|n| *n == names::EASY).unwrap();
         let mut a = app();
         let mut keys = vec![key('p')];
         keys.extend(std::iter::repeat_n(code(KeyCode::Down), easy - from));
@@ -1211,8 +1212,8 @@ mod tests {
         let Effect::Send(Request::Apply(Command::SetPolicy { policy })) = &got[0] else {
             panic!("{got:?}")
         };
-        assert_eq!(policy.name, PolicyName::Easy);
-        assert_eq!(policy.order, BackfillOrder::Smallest);
+        assert_eq!(policy.name, names::EASY);
+        assert_eq!(policy.order(), BackfillOrder::Smallest);
         assert_eq!(
             policy.label(),
             "EASY backfilling (smallest first) + worst fit"

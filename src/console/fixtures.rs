@@ -8,6 +8,7 @@ use crate::engine::{
 use crate::metrics::{GroupBounds, Metrics};
 use crate::model::{JobRecord, SimTime};
 use crate::policy::Catalogued;
+use crate::policy::SharedParams;
 use crate::policy::{MaxJumps, PolicySpec, PolicyState};
 
 pub const INJ1: u64 = 1_000_000_001;

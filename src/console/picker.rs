@@ -257,6 +257,7 @@ mod tests {
     use super::*;
     use crate::policy::MaxJumps;
     use crate::policy::placement::PlacementName;
+    use crate::policy::{SharedParams, names};
 
     /// The largest maxJumps that can be typed (the parameter's range).
     const MAX_JUMPS_TYPED: u32 = 100_000;
@@ -270,17 +271,17 @@ mod tests {
     fn digits_replace_then_extend_max_jumps() {
         let mut p = PickerState::new(&PolicySpec::fpfs(MaxJumps::Limit(10)));
         press(&mut p, None, KeyCode::Char('2'));
-        assert_eq!(p.spec().max_jumps, MaxJumps::Limit(2));
+        assert_eq!(p.spec().max_jumps(), MaxJumps::Limit(2));
         assert_eq!(Some(p.cursor), p.row_of("max_jumps"));
         press(&mut p, None, KeyCode::Char('5'));
         press(&mut p, Some(Action::Right), KeyCode::Right);
-        assert_eq!(p.spec().max_jumps, MaxJumps::Limit(26));
+        assert_eq!(p.spec().max_jumps(), MaxJumps::Limit(26));
         press(&mut p, Some(Action::Backspace), KeyCode::Backspace);
-        assert_eq!(p.spec().max_jumps, MaxJumps::Limit(2));
+        assert_eq!(p.spec().max_jumps(), MaxJumps::Limit(2));
         for _ in 0..9 {
             press(&mut p, None, KeyCode::Char('9'));
         }
-        assert_eq!(p.spec().max_jumps, MaxJumps::Limit(MAX_JUMPS_TYPED));
+        assert_eq!(p.spec().max_jumps(), MaxJumps::Limit(MAX_JUMPS_TYPED));
         assert_eq!(
             press(&mut p, Some(Action::Close), KeyCode::Esc),
             Form::Cancel
@@ -300,11 +301,11 @@ mod tests {
         assert_eq!(spec.name, catalog::POLICIES[0].name);
         // Placement cycles round its ends.
         p.cursor = p.row_of("placement").unwrap();
-        let first = p.spec().placement;
+        let first = p.spec().placement();
         for _ in 0..PlacementName::ALL.len() {
             press(&mut p, Some(Action::Left), KeyCode::Left);
         }
-        assert_eq!(p.spec().placement, first);
+        assert_eq!(p.spec().placement(), first);
     }
 
     #[test]
@@ -313,7 +314,7 @@ mod tests {
         let names = p.names.len();
         assert_eq!(p.rows(), names + 2, "FPFS: maxJumps and placement");
         assert!(p.row_of("order").is_none());
-        let easy = p.names.iter().position(|n| *n == PolicyName::Easy).unwrap();
+        let easy = p.names.iter().position(|n| *n == names::EASY).unwrap();
         p.cursor = easy;
         press(&mut p, Some(Action::Select), KeyCode::Char(' '));
         assert!(p.row_of("max_jumps").is_none());

@@ -216,6 +216,7 @@ mod tests {
     use super::*;
     use crate::engine::EngineConfig;
     use crate::model::{JobSpec, Platform};
+    use crate::policy::SharedParams;
     use crate::sched::PolicySpec;
 
     fn row(id: u64) -> QueueRow {

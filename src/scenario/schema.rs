@@ -3,7 +3,7 @@
 use super::values::{AtLeastOne, OpenUnit, Positive, PositiveSeconds, Seconds};
 use crate::engine::Command;
 use crate::metrics::GroupBounds;
-use crate::policy::PolicySpec;
+use crate::policy::{PolicySpec, SharedParams};
 use crate::workload::estimates::EstimateModel;
 use crate::workload::ngubiri::SplitApproach;
 use serde::{Deserialize, Serialize};
@@ -22,7 +22,11 @@ pub struct ScenarioFile {
     pub workload: Spanned<WorkloadSection>,
     /// A Poisson stream of task graphs beside the workload's jobs.
     pub graphs: Option<Spanned<GraphsSection>>,
-    #[serde(default)]
+    /// Read by the catalog, which knows the keys of `[policy]`.
+    #[serde(
+        default = "default_policy",
+        deserialize_with = "crate::policy::catalog::read"
+    )]
     pub policy: PolicySpec,
     #[serde(default)]
     pub estimates: EstimateModel,
@@ -38,6 +42,10 @@ pub struct ScenarioFile {
 
 fn default_seed() -> u64 {
     1
+}
+
+fn default_policy() -> PolicySpec {
+    PolicySpec::scenario_default()
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -575,18 +583,30 @@ impl<'de> Deserialize<'de> for Timed {
             table.remove("action");
             return Cue::of(table).map(Timed::Cue).map_err(D::Error::custom);
         }
-        Command::deserialize(toml::Value::Table(table))
-            .map(Timed::Command)
-            .map_err(|e| {
-                let m = e.message().trim_end();
-                // An unknown action: the list of actions has the cue too.
-                match action {
-                    Some(a) if m.starts_with(&format!("unknown variant `{a}`")) => {
-                        D::Error::custom(format!("{m}, `{CUE_ACTION}`"))
-                    }
-                    _ => D::Error::custom(m),
+        // A policy is read by the catalog, as `[policy]` is.
+        let policy = match action.as_deref() {
+            Some("set-policy") => table
+                .get("policy")
+                .cloned()
+                .map(crate::policy::catalog::read)
+                .transpose()
+                .map_err(|e| D::Error::custom(e.message().trim_end()))?,
+            _ => None,
+        };
+        let command = Command::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let m = e.message().trim_end();
+            // An unknown action: the list of actions has the cue too.
+            match action {
+                Some(a) if m.starts_with(&format!("unknown variant `{a}`")) => {
+                    D::Error::custom(format!("{m}, `{CUE_ACTION}`"))
                 }
-            })
+                _ => D::Error::custom(m),
+            }
+        })?;
+        Ok(Timed::Command(match (command, policy) {
+            (Command::SetPolicy { .. }, Some(policy)) => Command::SetPolicy { policy },
+            (command, _) => command,
+        }))
     }
 }
 

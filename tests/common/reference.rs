@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::BuildPlacement;
+use schedscope::policy::SharedParams;
 use schedscope::policy::backfill::BackfillOrder;
 use schedscope::policy::placement::{Placement, PlacementName};
 use schedscope::policy::{PolicyName, PolicySpec};
@@ -58,12 +59,9 @@ pub fn engine(
             graph: None,
         })
         .collect();
-    let policy = PolicySpec {
-        name,
-        order,
-        placement,
-        ..PolicySpec::default()
-    };
+    let policy = PolicySpec::named(name)
+        .with_placement(placement)
+        .with_order(order);
     let mut platform = Platform::uniform(speeds.len(), processors);
     for (c, &speed) in platform.clusters.iter_mut().zip(speeds) {
         c.speed = speed;

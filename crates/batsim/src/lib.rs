@@ -132,6 +132,7 @@ pub fn register() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use schedscope_policies::policy::SharedParams;
     use schedscope_protocol::sched::ParamValue;
 
     /// The endpoint and the timeout are set and checked through the

@@ -11,6 +11,7 @@ use schedscope::console::session::{Request, Session};
 use schedscope::console::ui;
 use schedscope::engine::{Command, InjectJob};
 use schedscope::model::SimTime;
+use schedscope::policy::{SharedParams, names};
 use schedscope::scenario::Scenario;
 use schedscope::sched::{PolicyName, PolicySpec};
 use std::hint::black_box;
@@ -23,10 +24,7 @@ fn long_queue(policy: PolicyName, queued: usize) -> Session {
     let mut s = Session::new(sc, 1, true).unwrap();
     s.advance_to(SimTime::from_secs(600), usize::MAX);
     s.handle(Request::Apply(Command::SetPolicy {
-        policy: PolicySpec {
-            name: policy,
-            ..PolicySpec::default()
-        },
+        policy: PolicySpec::named(policy),
     }));
     let job = |size, components: Vec<u32>, count| InjectJob {
         size,
@@ -52,10 +50,7 @@ fn long_queue(policy: PolicyName, queued: usize) -> Session {
 }
 
 fn bench(c: &mut Criterion) {
-    for (policy, label) in [
-        (PolicyName::Fpfs, "fpfs"),
-        (PolicyName::Conservative, "conservative"),
-    ] {
+    for (policy, label) in [(names::FPFS, "fpfs"), (names::CONSERVATIVE, "conservative")] {
         for queued in [10_000, 100_000] {
             let mut session = long_queue(policy, queued);
             c.bench_function(
@@ -64,7 +59,7 @@ fn bench(c: &mut Criterion) {
             );
         }
     }
-    let mut session = long_queue(PolicyName::Fpfs, 10_000);
+    let mut session = long_queue(names::FPFS, 10_000);
     let snap = Arc::new(session.snapshot());
     let mut app = App::new(snap.clone());
     app.update(Msg::Snapshot(snap));

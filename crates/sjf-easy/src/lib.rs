@@ -16,6 +16,14 @@
 //! is, the parameters it reads, its label and its builder) and one call to
 //! [`catalog::register`] before the command line is read. It also says why
 //! a job waits ([`Policy::explain`]): its own pass run on a copy of it.
+//!
+//! It places by worst fit whatever the scenario says. To follow the
+//! scenario's `placement` (a key several policies share, written in
+//! `[policy]` itself), list `catalog::common::PLACEMENT` among the entry's
+//! `params` and read `spec.placement()` through
+//! `schedscope::policy::SharedParams` (the types, such as
+//! `schedscope::policy::PlacementName`, are the policies crate's; the
+//! protocol's [`PolicySpec`] only carries the keys).
 
 use schedscope::model::{Platform, SimTime};
 use schedscope::policy::PolicyName;

@@ -4,6 +4,7 @@
 use schedscope::engine::EngineConfig;
 use schedscope::model::{JobSpec, Platform, SimTime};
 use schedscope::policy::catalog;
+use schedscope::policy::{SharedParams, names};
 use schedscope::sched::PolicySpec;
 use std::process::{Command, Output};
 use std::sync::Once;
@@ -36,10 +37,7 @@ fn the_shortest_job_holds_the_reservation_and_others_backfill_around_it() {
         job(3, 2, 1, 100),
         job(4, 3, 1, 5),
     ];
-    let spec = PolicySpec {
-        name: schedscope_sjf_easy::NAME,
-        ..PolicySpec::default()
-    };
+    let spec = PolicySpec::named(schedscope_sjf_easy::NAME);
     let mut e = schedscope::simulation::engine(
         Platform::uniform(1, 4),
         Box::new(jobs.into_iter()),
@@ -65,7 +63,7 @@ fn a_name_taken_or_badly_spelt_is_refused() {
     let e = schedscope_sjf_easy::register().unwrap_err();
     assert!(e.contains("\"sjf-easy\" is already in the catalog"), "{e}");
     let mut easy = schedscope_sjf_easy::entry();
-    easy.name = schedscope::policy::PolicyName::Easy;
+    easy.name = names::EASY;
     assert!(catalog::register(easy).unwrap_err().contains("already"));
     let mut bad = schedscope_sjf_easy::entry();
     bad.name = schedscope::policy::PolicyName::new("SJF easy");

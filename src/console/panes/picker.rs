@@ -161,6 +161,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::console::panes::testing::text;
+    use crate::policy::SharedParams;
     use crate::policy::{MaxJumps, PolicySpec, catalog};
 
     #[test]

@@ -6,6 +6,7 @@ use super::*;
 use crate::model::{AppType, Cluster, SizeRule};
 use crate::sched::Phased;
 use crate::sched::{Abort, Decision, Resize};
+use schedscope_policies::policy::SharedParams;
 use std::sync::Arc;
 
 fn secs(s: i64) -> SimTime {

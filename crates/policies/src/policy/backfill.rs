@@ -5,7 +5,7 @@
 use super::placement::Assignment;
 use super::{PolicyState, SystemView};
 use crate::model::SimTime;
-pub use crate::sched::BackfillOrder;
+pub use crate::policy::BackfillOrder;
 use crate::sched::{Abort, BackfillView, JobKey, JobView};
 
 /// A backfilling order at work: the protocol names the orders, the

@@ -263,7 +263,7 @@ fn tally(last: Option<&PackageView>, optimal: bool, fallback: bool) -> (u64, u64
 
 /// A job's own components, widest on the freest cluster (worst fit).
 fn as_requested(components: &[u32], free: &[u32]) -> Option<Assignment> {
-    crate::sched::PlacementName::WorstFit
+    crate::policy::PlacementName::WorstFit
         .build()
         .place(components, free)
 }
@@ -486,6 +486,7 @@ fn start_at_head(out: &mut Vec<Start>, free: &mut [u32], key: JobKey, a: Assignm
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::SharedParams;
     use crate::sched::{JobKey, JobView};
     use slab::Slab;
 
@@ -512,7 +513,7 @@ mod tests {
     ) -> Vec<(crate::sched::Verdict, String)> {
         let asked: Vec<(u32, &[u32])> = sizes.iter().map(|&s| (s, &[][..])).collect();
         on_view(platform, free, &asked, |view| {
-            let policy = CoAlloc::new(strategy, PolicySpec::default());
+            let policy = CoAlloc::new(strategy, PolicySpec::scenario_default());
             view.queue
                 .iter()
                 .map(|&k| {
@@ -592,7 +593,7 @@ mod tests {
     ) -> Vec<(u64, Assignment)> {
         on_view(platform, free, asked, |view| {
             let mut out = Vec::new();
-            CoAlloc::new(strategy, PolicySpec::default()).schedule(view, &mut out);
+            CoAlloc::new(strategy, PolicySpec::scenario_default()).schedule(view, &mut out);
             out.into_iter()
                 .map(|s| (view.job(s.job).id, s.assignment))
                 .collect()
@@ -734,10 +735,7 @@ mod tests {
             (Strategy::Jpr, PolicyName::new("jpr")),
             (Strategy::Pas, PolicyName::new("pas")),
         ] {
-            let spec = PolicySpec {
-                name,
-                ..PolicySpec::default()
-            };
+            let spec = PolicySpec::named(name);
             assert_eq!(CoAlloc::new(strategy, spec.clone()).spec(), &spec);
         }
     }

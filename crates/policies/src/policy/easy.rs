@@ -18,8 +18,9 @@ use crate::policy::BuildPlacement;
 use crate::policy::SortQueue;
 use crate::policy::catalog::PolicyEntry;
 use crate::policy::catalog::common::{MACHINES, ORDER, PLACEMENT, backfill_label, one_cluster};
-use crate::sched::{BackfillOrder, BackfillView, JobKey};
-use crate::sched::{Machines, PolicyName};
+use crate::policy::{BackfillOrder, Machines};
+use crate::policy::{SharedParams, names};
+use crate::sched::{BackfillView, JobKey};
 
 pub struct Easy {
     placement: Box<dyn Placement>,
@@ -157,7 +158,7 @@ impl Easy {
             .windows(2)
             .all(|w| w[0].speed == w[1].speed);
         let mut within = vec![0u32; self.free.len()];
-        if view.platform.clusters.len() == 1 && self.spec.order == BackfillOrder::Arrival {
+        if view.platform.clusters.len() == 1 && self.spec.order() == BackfillOrder::Arrival {
             self.backfill_arrivals(view, head_key, &mut r, &mut within, one_speed, out);
             self.scanned = None;
         } else {
@@ -236,7 +237,7 @@ impl Easy {
         let first = self.first_untried(view, head, r);
         self.candidates.clear();
         self.candidates.extend(first..view.queue.len());
-        self.spec.order.sort(view, &mut self.candidates);
+        self.spec.order().sort(view, &mut self.candidates);
         let candidates = std::mem::take(&mut self.candidates);
         for &i in &candidates {
             if self.free.iter().all(|&f| f == 0) {
@@ -476,7 +477,7 @@ impl Phased for Easy {
     /// The pass run afresh on a copy (without the scan's memo, which
     /// changes what is tried, never what starts).
     fn explain(&self, view: &SystemView<'_>, key: JobKey) -> crate::sched::Explanation {
-        let mut pass = Easy::new(self.spec.placement.build(), self.spec.clone());
+        let mut pass = Easy::new(self.spec.placement().build(), self.spec.clone());
         let mut starts = Vec::new();
         pass.starts(view, &mut starts);
         backfill::explain_easy(view, key, &starts, &pass.plan, &|w, f| {
@@ -487,17 +488,17 @@ impl Phased for Easy {
 
 /// Its catalog entry.
 pub const EASY_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Easy,
+    name: names::EASY,
     summary: "EASY backfilling: the head holds a reservation, later jobs \
               start early if they do not delay it",
     params: &[ORDER, PLACEMENT, MACHINES],
     label: |s| backfill_label("EASY backfilling", s),
-    build: |s, p| match s.machines {
+    build: |s, p| match s.machines() {
         Machines::Pinned => {
             one_cluster(p)?;
             Ok(Box::new(super::pinned::PinnedEasy::new(s.clone())))
         }
-        Machines::Counted => Ok(Box::new(Easy::new(s.placement.build(), s.clone()))),
+        Machines::Counted => Ok(Box::new(Easy::new(s.placement().build(), s.clone()))),
     },
 };
 
@@ -611,7 +612,7 @@ mod tests {
     }
 
     fn easy() -> Easy {
-        Easy::new(Box::new(WorstFit), PolicySpec::default())
+        Easy::new(Box::new(WorstFit), PolicySpec::scenario_default())
     }
 
     /// H (1) waits; A (2) and B (4) are too wide for one free processor;
@@ -758,12 +759,8 @@ mod tests {
 
     #[test]
     fn it_keeps_the_spec_it_was_built_with() {
-        let spec = PolicySpec {
-            name: crate::sched::PolicyName::Easy,
-            order: BackfillOrder::Smallest,
-            ..PolicySpec::default()
-        };
-        assert_ne!(spec, PolicySpec::default());
+        let spec = PolicySpec::named(names::EASY).with_order(BackfillOrder::Smallest);
+        assert_ne!(spec, PolicySpec::scenario_default());
         let easy = Easy::new(Box::new(WorstFit), spec.clone());
         assert_eq!(easy.spec(), &spec);
     }

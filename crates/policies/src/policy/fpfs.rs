@@ -12,7 +12,7 @@ use super::{MaxJumps, Phased, PolicySpec, PolicyState, Start, StartKind, SystemV
 use crate::policy::BuildPlacement;
 use crate::policy::catalog::PolicyEntry;
 use crate::policy::catalog::common::{MAX_JUMPS, PLACEMENT, place};
-use crate::sched::PolicyName;
+use crate::policy::{SharedParams, names};
 use crate::sched::explain::{self, on_clusters};
 use crate::sched::{Explanation, JobKey, JobView, Panel, PanelLine, Tone};
 
@@ -140,7 +140,7 @@ impl Phased for Fpfs {
     fn explain(&self, view: &SystemView<'_>, key: JobKey) -> Explanation {
         let mut pass = Fpfs::new(
             self.max_jumps,
-            self.spec.placement.build(),
+            self.spec.placement().build(),
             self.spec.clone(),
         );
         pass.head = self.head;
@@ -278,14 +278,14 @@ pub fn head_panel(jumps: u32, max_jumps: MaxJumps, head: &JobView, free: &[u32])
 
 /// Its catalog entry.
 pub const FCFS_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Fcfs,
+    name: names::FCFS,
     summary: "first come, first served: only the head of the queue starts",
     params: &[PLACEMENT],
     label: |s| format!("FCFS + {}", place(s)),
     build: |s, _| {
         Ok(Box::new(Fpfs::new(
             MaxJumps::Limit(0),
-            s.placement.build(),
+            s.placement().build(),
             s.clone(),
         )))
     },
@@ -293,15 +293,15 @@ pub const FCFS_ENTRY: PolicyEntry = PolicyEntry {
 
 /// Its catalog entry.
 pub const FPFS_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Fpfs,
+    name: names::FPFS,
     summary: "fit processors first served: the first job that fits starts, \
               the head jumped at most maxJumps times",
     params: &[MAX_JUMPS, PLACEMENT],
-    label: |s| format!("FPFS(maxJumps {}) + {}", s.max_jumps, place(s)),
+    label: |s| format!("FPFS(maxJumps {}) + {}", s.max_jumps(), place(s)),
     build: |s, _| {
         Ok(Box::new(Fpfs::new(
-            s.max_jumps,
-            s.placement.build(),
+            s.max_jumps(),
+            s.placement().build(),
             s.clone(),
         )))
     },
@@ -363,7 +363,7 @@ mod tests {
         Fpfs::new(
             MaxJumps::Limit(1),
             Box::new(WorstFit),
-            PolicySpec::default(),
+            PolicySpec::scenario_default(),
         )
     }
 
@@ -399,11 +399,8 @@ mod tests {
 
     #[test]
     fn it_keeps_the_spec_it_was_built_with() {
-        let spec = PolicySpec {
-            max_jumps: MaxJumps::Limit(3),
-            ..PolicySpec::default()
-        };
-        assert_ne!(spec, PolicySpec::default());
+        let spec = PolicySpec::scenario_default().with_max_jumps(MaxJumps::Limit(3));
+        assert_ne!(spec, PolicySpec::scenario_default());
         let fpfs = Fpfs::new(MaxJumps::Limit(3), Box::new(WorstFit), spec.clone());
         assert_eq!(fpfs.spec(), &spec);
     }

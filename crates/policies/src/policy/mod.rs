@@ -26,12 +26,13 @@ pub mod profile;
 use crate::model::Platform;
 
 pub use crate::sched::{
-    BackfillOrder, BackfillView, JobKey, JobView, Machines, MaxJumps, Phased, PlacementName,
-    Policy, PolicyName, PolicySpec, PolicyState, Start, StartKind, SystemView,
+    BackfillView, JobKey, JobView, Phased, Policy, PolicyName, PolicySpec, PolicyState, Start,
+    StartKind, SystemView,
 };
+pub use catalog::shared::{BackfillOrder, Machines, MaxJumps, PlacementName};
 
 pub use backfill::SortQueue;
-pub use catalog::Catalogued;
+pub use catalog::{Catalogued, SharedParams, names};
 pub use placement::BuildPlacement;
 
 /// Builds the policy `spec` names for `platform`, or says why it cannot run

@@ -32,6 +32,7 @@
 use super::backfill::{self, expected_end, expected_span};
 use super::{Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::model::SimTime;
+use crate::policy::SharedParams;
 use crate::policy::{BuildPlacement, SortQueue};
 use crate::sched::{BackfillView, JobKey};
 
@@ -87,7 +88,7 @@ impl PinnedEasy {
     /// Whether the placement puts `widths` on the processors `free` now
     /// (the test behind aborting expired jobs for the head).
     fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.spec.placement.build().place(widths, free).is_some()
+        self.spec.placement().build().place(widths, free).is_some()
     }
 
     pub fn new(spec: PolicySpec) -> PinnedEasy {
@@ -145,7 +146,7 @@ impl PinnedEasy {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         order.extend(head + 1..view.queue.len());
-        self.spec.order.sort(view, &mut order);
+        self.spec.order().sort(view, &mut order);
         for &i in &order {
             let key = view.queue[i];
             let w = view.job(key).size;
@@ -251,7 +252,7 @@ impl Phased for PinnedEasy {
         let mut pass = PinnedEasy::new(self.spec.clone());
         let mut starts = Vec::new();
         pass.starts(view, &mut starts);
-        let place = self.spec.placement.build();
+        let place = self.spec.placement().build();
         backfill::explain_easy(view, key, &starts, &pass.plan, &|w, f| place.place(w, f))
     }
 
@@ -288,7 +289,7 @@ impl PinnedConservative {
     /// Whether the placement puts `widths` on the processors `free` now
     /// (the test behind aborting expired jobs for the head).
     fn fits_now(&self, widths: &[u32], free: &[u32]) -> bool {
-        self.spec.placement.build().place(widths, free).is_some()
+        self.spec.placement().build().place(widths, free).is_some()
     }
 
     pub fn new(spec: PolicySpec) -> PinnedConservative {
@@ -399,7 +400,7 @@ impl PinnedConservative {
     /// with `again`, every queued job's is taken out and placed again.
     fn place_pins(&mut self, view: &SystemView<'_>, again: bool) {
         let mut order: Vec<usize> = (0..view.queue.len()).collect();
-        self.spec.order.sort(view, &mut order);
+        self.spec.order().sort(view, &mut order);
         if again {
             for &i in &order {
                 let key = view.queue[i];

@@ -27,10 +27,7 @@ pub use panel::{Panel, PanelLine, PanelLines, PanelSpan, PolicyState, Tone};
 pub use reserve::{
     ReservationPlanView, ReservationView, Reserve, ReservedBlock, SHOWN_RESERVATIONS,
 };
-pub use spec::{
-    BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicyName, PolicySpec,
-    is_catalog_name,
-};
+pub use spec::{ParamValue, PolicyName, PolicySpec, is_catalog_name};
 
 use crate::model::{AppType, ClusterIdx, Platform, SimTime};
 use serde::Serialize;

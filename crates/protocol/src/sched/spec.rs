@@ -14,26 +14,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PolicyName(&'static str);
 
-#[allow(non_upper_case_globals)]
 impl PolicyName {
-    /// First come, first served: only the head of the queue may start.
-    pub const Fcfs: PolicyName = PolicyName("fcfs");
-    /// Fit processors first served: the first job that fits starts; the
-    /// head may be jumped at most `max_jumps` times.
-    pub const Fpfs: PolicyName = PolicyName("fpfs");
-    /// EASY (aggressive) backfilling: the head holds a reservation; later
-    /// jobs may start if they do not delay it.
-    pub const Easy: PolicyName = PolicyName("easy");
-    /// Conservative backfilling: every queued job holds a reservation; a
-    /// job may start early only if it delays none.
-    pub const Conservative: PolicyName = PolicyName("conservative");
-    /// The two-site grid, approach 1: a gang runs on one site; per-processor
-    /// FIFO queues with local backfilling (its readings in `policy::grid_rules`).
-    pub const Grid1: PolicyName = PolicyName("grid-1");
-    /// The two-site grid, approach 2: as approach 1, and a gang may be split
-    /// over both sites' idle processors (running `split_overhead` longer).
-    pub const Grid2: PolicyName = PolicyName("grid-2");
-
     /// A name known when the program is built (a catalog entry's).
     pub const fn new(name: &'static str) -> PolicyName {
         PolicyName(name)
@@ -45,11 +26,6 @@ impl PolicyName {
     pub fn intern(text: &str) -> PolicyName {
         use std::sync::{Mutex, OnceLock};
         static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
-        for known in [Self::Fcfs, Self::Fpfs, Self::Easy, Self::Conservative] {
-            if known.0 == text {
-                return known;
-            }
-        }
         let mut names = NAMES
             .get_or_init(|| Mutex::new(Vec::new()))
             .lock()
@@ -69,12 +45,6 @@ impl PolicyName {
 
     pub fn as_str(self) -> &'static str {
         self.0
-    }
-}
-
-impl Default for PolicyName {
-    fn default() -> Self {
-        PolicyName::Fpfs
     }
 }
 
@@ -113,102 +83,114 @@ pub fn is_catalog_name(name: &str) -> bool {
     })
 }
 
-/// How many times the head of the queue may be jumped: a count, or no limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MaxJumps {
-    Limit(u32),
-    Unlimited,
-}
-
-impl Default for MaxJumps {
-    fn default() -> Self {
-        MaxJumps::Limit(10)
-    }
-}
-
-impl MaxJumps {
-    pub fn allows(self, jumps: u32) -> bool {
-        match self {
-            MaxJumps::Limit(m) => jumps < m,
-            MaxJumps::Unlimited => true,
-        }
-    }
-}
-
-impl fmt::Display for MaxJumps {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MaxJumps::Limit(m) => write!(f, "{m}"),
-            MaxJumps::Unlimited => write!(f, "∞"),
-        }
-    }
-}
-
-impl Serialize for MaxJumps {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            MaxJumps::Limit(m) => s.serialize_u32(*m),
-            MaxJumps::Unlimited => s.serialize_str("unlimited"),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for MaxJumps {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = MaxJumps;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a whole number ≥ 0 or \"unlimited\"")
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<MaxJumps, E> {
-                u32::try_from(v).map(MaxJumps::Limit).map_err(|_| {
-                    E::custom(format!(
-                        "max_jumps must be a whole number ≥ 0 or \"unlimited\", found {v}"
-                    ))
-                })
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<MaxJumps, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(-1))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<MaxJumps, E> {
-                match v {
-                    "unlimited" | "inf" | "∞" => Ok(MaxJumps::Unlimited),
-                    _ => v.parse::<u32>().map(MaxJumps::Limit).map_err(|_| {
-                        E::custom(format!(
-                            "max_jumps must be a whole number ≥ 0 or \"unlimited\", found \"{v}\""
-                        ))
-                    }),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// A policy by name with its parameters: what scenarios, commands and the
-/// console's picker use.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// console's picker use. Data only: which keys exist, what each takes and
+/// its default are the policy catalog's (`policy::catalog`), which reads a
+/// spec from a scenario, fills in the defaults and keeps the keys in its
+/// order; this type carries them and writes them as it holds them.
+#[derive(Clone, Debug, PartialEq)]
 pub struct PolicySpec {
     pub name: PolicyName,
-    /// FPFS: how often the head may be jumped (ignored by other policies).
-    #[serde(default)]
-    pub max_jumps: MaxJumps,
-    #[serde(default)]
-    pub placement: PlacementName,
-    /// Backfilling: the order in which queued jobs are considered.
-    #[serde(default)]
-    pub order: BackfillOrder,
-    /// Backfilling on one cluster: whether processors are interchangeable
-    /// (counted) or reservations hold particular numbered processors
-    /// (pinned), as in machine-level simulators such as Batsim.
-    #[serde(default, skip_serializing_if = "Machines::is_counted")]
-    pub machines: Machines,
-    /// The policy's own parameters beyond the common ones above, by the
-    /// keys its catalog entry declares (`[policy.params]` in a scenario).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    /// The keys several policies share, written in `[policy]` itself
+    /// (`max_jumps`, `placement`, … as the catalog declares them), in the
+    /// order they are written out.
+    pub shared: Vec<(String, ParamValue)>,
+    /// The policy's own parameters beyond the shared ones, by the keys its
+    /// catalog entry declares (`[policy.params]` in a scenario).
     pub params: BTreeMap<String, ParamValue>,
+}
+
+impl PolicySpec {
+    /// The policy `name` with no key set.
+    pub fn new(name: PolicyName) -> PolicySpec {
+        PolicySpec {
+            name,
+            shared: Vec::new(),
+            params: BTreeMap::new(),
+        }
+    }
+
+    /// The value of the shared key `key`, if the spec holds it.
+    pub fn shared(&self, key: &str) -> Option<&ParamValue> {
+        self.shared.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Sets the shared key `key`: in its place if the spec holds it, else
+    /// after the others.
+    pub fn set_shared(&mut self, key: &str, value: ParamValue) {
+        match self.shared.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.shared.push((key.to_string(), value)),
+        }
+    }
+
+    /// Takes the shared key `key` out, if the spec holds it.
+    pub fn remove_shared(&mut self, key: &str) -> Option<ParamValue> {
+        let at = self.shared.iter().position(|(k, _)| k == key)?;
+        Some(self.shared.remove(at).1)
+    }
+}
+
+/// `name`, the shared keys in the order held, then `params` when any.
+impl Serialize for PolicySpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let extra = usize::from(!self.params.is_empty());
+        let mut map = s.serialize_map(Some(1 + self.shared.len() + extra))?;
+        map.serialize_entry("name", &self.name)?;
+        for (k, v) in &self.shared {
+            map.serialize_entry(k, v)?;
+        }
+        if !self.params.is_empty() {
+            map.serialize_entry("params", &self.params)?;
+        }
+        map.end()
+    }
+}
+
+/// Any key besides `name` and `params` is read as a shared one, as
+/// written: the catalog checks the keys and fills in the defaults
+/// (`policy::catalog::read` does both while reading a scenario).
+impl<'de> Deserialize<'de> for PolicySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = PolicySpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("struct PolicySpec")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<PolicySpec, A::Error> {
+                use serde::de::Error;
+                let mut name = None;
+                let mut shared: Vec<(String, ParamValue)> = Vec::new();
+                let mut params = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    let twice = match key.as_str() {
+                        "name" => name.replace(map.next_value::<PolicyName>()?).is_some(),
+                        "params" => params.replace(map.next_value()?).is_some(),
+                        _ => {
+                            let value = map.next_value::<ParamValue>()?;
+                            let twice = shared.iter().any(|(k, _)| *k == key);
+                            shared.push((key.clone(), value));
+                            twice
+                        }
+                    };
+                    if twice {
+                        return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
+                    }
+                }
+                Ok(PolicySpec {
+                    name: name.ok_or_else(|| A::Error::missing_field("name"))?,
+                    shared,
+                    params: params.unwrap_or_default(),
+                })
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// The value of a policy's own parameter.
@@ -243,108 +225,49 @@ impl fmt::Display for ParamValue {
     }
 }
 
-/// How backfilling policies treat a cluster's processors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Machines {
-    /// Interchangeable: a reservation holds a number of processors.
-    #[default]
-    Counted,
-    /// A reservation holds the lowest-numbered processors free at its
-    /// time; a job started ahead avoids them if it would still run then.
-    Pinned,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Machines {
-    pub fn is_counted(&self) -> bool {
-        *self == Machines::Counted
-    }
-}
-
-impl PolicySpec {
-    pub fn fcfs() -> PolicySpec {
-        PolicySpec {
-            name: PolicyName::Fcfs,
-            ..PolicySpec::default()
-        }
+    fn spec() -> PolicySpec {
+        let mut s = PolicySpec::new(PolicyName::new("easy"));
+        s.set_shared("order", ParamValue::Text("smallest".into()));
+        s.set_shared("max_jumps", ParamValue::Int(3));
+        s
     }
 
-    pub fn fpfs(max_jumps: MaxJumps) -> PolicySpec {
-        PolicySpec {
-            name: PolicyName::Fpfs,
-            max_jumps,
-            ..PolicySpec::default()
-        }
+    #[test]
+    fn a_spec_is_written_as_it_holds_its_keys() {
+        let mut s = spec();
+        assert_eq!(
+            serde_json::to_string(&s).unwrap(),
+            r#"{"name":"easy","order":"smallest","max_jumps":3}"#
+        );
+        // Set again in place; params last, when any.
+        s.set_shared("order", ParamValue::Text("arrival".into()));
+        s.params.insert("window".into(), ParamValue::Int(2));
+        assert_eq!(
+            serde_json::to_string(&s).unwrap(),
+            r#"{"name":"easy","order":"arrival","max_jumps":3,"params":{"window":2}}"#
+        );
+        assert_eq!(
+            s.remove_shared("order"),
+            Some(ParamValue::Text("arrival".into()))
+        );
+        assert_eq!(s.shared("order"), None);
     }
 
-    pub fn with_placement(mut self, p: PlacementName) -> PolicySpec {
-        self.placement = p;
-        self
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PlacementName {
-    /// The paper's WFit: widest component to the freest cluster.
-    #[default]
-    WorstFit,
-    /// Widest component to the cluster it fills most tightly.
-    BestFit,
-    /// Each component to the lowest-numbered cluster it fits in.
-    FirstFit,
-}
-
-impl PlacementName {
-    pub const ALL: [PlacementName; 3] = [
-        PlacementName::WorstFit,
-        PlacementName::BestFit,
-        PlacementName::FirstFit,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PlacementName::WorstFit => "worst-fit",
-            PlacementName::BestFit => "best-fit",
-            PlacementName::FirstFit => "first-fit",
-        }
-    }
-}
-
-/// The order in which queued jobs are considered for backfilling (and, under
-/// conservative backfilling, given their reservations).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BackfillOrder {
-    /// Arrival order.
-    #[default]
-    Arrival,
-    /// Shortest estimate first (ties: arrival order).
-    ShortestEstimate,
-    /// Fewest processors first (ties: arrival order).
-    Smallest,
-}
-
-impl BackfillOrder {
-    pub const ALL: [BackfillOrder; 3] = [
-        BackfillOrder::Arrival,
-        BackfillOrder::ShortestEstimate,
-        BackfillOrder::Smallest,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BackfillOrder::Arrival => "arrival",
-            BackfillOrder::ShortestEstimate => "shortest-estimate",
-            BackfillOrder::Smallest => "smallest",
-        }
-    }
-
-    pub fn describe(self) -> &'static str {
-        match self {
-            BackfillOrder::Arrival => "arrival",
-            BackfillOrder::ShortestEstimate => "shortest estimate",
-            BackfillOrder::Smallest => "smallest",
-        }
+    #[test]
+    fn a_spec_reads_back_as_written_and_every_other_key_as_a_shared_one() {
+        let s = spec();
+        let back: PolicySpec = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        let odd: PolicySpec = serde_json::from_str(r#"{"zeta":1,"name":"x","alpha":"a"}"#).unwrap();
+        let keys: Vec<&str> = odd.shared.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["zeta", "alpha"]);
+        let e = serde_json::from_str::<PolicySpec>(r#"{"order":"arrival"}"#).unwrap_err();
+        assert!(e.to_string().contains("missing field `name`"), "{e}");
+        let e = serde_json::from_str::<PolicySpec>(r#"{"name":"a","x":1,"x":2}"#).unwrap_err();
+        assert!(e.to_string().contains("duplicate field `x`"), "{e}");
     }
 }

@@ -1,6 +1,7 @@
 //! Operator commands: a switch, injections the engine runs or refuses.
 
 use super::*;
+use schedscope_policies::policy::SharedParams;
 
 #[test]
 fn commands_switch_policy_and_inject() {

@@ -4,6 +4,7 @@ use crate::sched::Phased;
 use crate::sched::{
     Abort, JobKey, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
+use schedscope_policies::policy::SharedParams;
 
 /// Splits every job over the two clusters as 3 + (size − 3), after one
 /// split that does not add up.

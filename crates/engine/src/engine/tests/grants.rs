@@ -2,6 +2,7 @@ use super::protocol::job;
 use crate::engine::{Engine, EngineConfig, Refusal};
 use crate::model::{JobSpec, Platform, SimTime};
 use crate::sched::{PolicySpec, Reserve};
+use schedscope_policies::policy::SharedParams;
 
 fn secs(s: i64) -> SimTime {
     SimTime::from_secs(s)

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::model::{Cluster, JobSpec};
-use crate::sched::MaxJumps;
-use crate::sched::PlacementName;
+use schedscope_policies::policy::SharedParams;
+use schedscope_policies::policy::{MaxJumps, PlacementName};
 
 impl Engine {
     /// An engine under one of the catalog's policies, as the application

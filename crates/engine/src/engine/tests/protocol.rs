@@ -3,6 +3,7 @@ use crate::model::estimates::{EstimateModel, OnOverrun};
 use crate::model::{JobSpec, Platform, SimTime};
 use crate::sched::Phased;
 use crate::sched::{JobKey, Policy, PolicySpec, PolicyState, Start, StartKind, SystemView};
+use schedscope_policies::policy::SharedParams;
 
 fn secs(s: i64) -> SimTime {
     SimTime::from_secs(s)

@@ -4,6 +4,7 @@ use crate::model::estimates::{EstimateModel, OnOverrun};
 use crate::model::{Platform, SimTime};
 use crate::sched::Phased;
 use crate::sched::{Abort, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView};
+use schedscope_policies::policy::SharedParams;
 
 /// FCFS that asks, after every decision, to decide again at once,
 /// whether or not anything changed: a policy bug that would hold the
@@ -348,7 +349,6 @@ fn restless(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String>
 
 /// FCFS that at 2 s aborts job 1 while it runs, and after that pass
 /// asks once to decide again at the same instant.
-#[derive(Default)]
 struct AgainAfterAbort {
     spec: PolicySpec,
     asked: bool,
@@ -381,7 +381,8 @@ impl Phased for AgainAfterAbort {
 fn again_after_abort(spec: &PolicySpec, _p: &Platform) -> Result<Box<dyn Policy>, String> {
     Ok(Box::new(AgainAfterAbort {
         spec: spec.clone(),
-        ..AgainAfterAbort::default()
+        asked: false,
+        again: false,
     }))
 }
 

@@ -7,6 +7,7 @@ use crate::model::{JobSpec, Platform, SimTime};
 use crate::sched::{
     Carried, Decisions, Policy, PolicySpec, PolicyState, Refusal, Start, StartKind, SystemView,
 };
+use schedscope_policies::policy::SharedParams;
 use std::sync::{Arc, Mutex};
 
 /// What the policy saw at each call: (round, running jobs, carried last

@@ -1,4 +1,5 @@
 use super::*;
+use schedscope_policies::policy::{SharedParams, names};
 
 /// One cluster of 2 under conservative backfilling at 1 s: jobs 1 and 2
 /// run, 3 to 9 wait, two by two behind them every 100 s.
@@ -7,10 +8,7 @@ fn seven_queued() -> Engine {
     let mut e = Engine::new(
         Platform::uniform(1, 2),
         Box::new(jobs.into_iter()),
-        &PolicySpec {
-            name: crate::sched::PolicyName::Conservative,
-            ..PolicySpec::default()
-        },
+        &PolicySpec::named(names::CONSERVATIVE),
         EngineConfig::default(),
     )
     .unwrap();

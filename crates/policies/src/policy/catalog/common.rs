@@ -2,9 +2,11 @@
 //! and the label and platform rules their entries call: a policy of its
 //! own file declares its entry with these.
 
+use super::shared::{BackfillOrder, Machines};
 use super::{Param, ParamKind};
 use crate::model::Platform;
-use crate::sched::{BackfillOrder, Machines, PolicySpec};
+use crate::policy::SharedParams;
+use crate::sched::PolicySpec;
 
 /// FPFS's limit on jumps over the head.
 pub const MAX_JUMPS: Param = Param {
@@ -52,7 +54,7 @@ pub const MACHINES: Param = Param {
 
 /// The placement rule in words (`worst fit`).
 pub fn place(s: &PolicySpec) -> String {
-    s.placement.as_str().replace('-', " ")
+    s.placement().as_str().replace('-', " ")
 }
 
 /// A backfilling policy's label: its name, its order unless arrival, and
@@ -60,12 +62,12 @@ pub fn place(s: &PolicySpec) -> String {
 pub fn backfill_label(name: &str, s: &PolicySpec) -> String {
     // Pinned processors are always the lowest-numbered that fit: placement
     // plays no part.
-    let tail = if s.machines == Machines::Pinned {
+    let tail = if s.machines() == Machines::Pinned {
         ", pinned processors".to_string()
     } else {
         format!(" + {}", place(s))
     };
-    match s.order {
+    match s.order() {
         BackfillOrder::Arrival => format!("{name}{tail}"),
         o => format!("{name} ({} first){tail}", o.describe()),
     }

@@ -5,13 +5,18 @@
 //! one line in `entries`.
 //!
 //! Here are what an entry holds and the registry of policies of one's own;
-//! `entries` lists the built-in ones, `common` holds the parameters several
-//! policies share, and `params` checks a spec's parameters against its
-//! entry, reads them and lists them.
+//! `entries` lists the built-in ones, `common` declares the parameters
+//! several policies share, `shared` types them (`MaxJumps`,
+//! `PlacementName`, `BackfillOrder`, `Machines`), reads `[policy]` and
+//! puts a spec in the form outputs write, `names` names the built-in
+//! policies callers name, and `params` checks a spec's parameters against
+//! its entry, reads them and lists them.
 
 pub mod common;
 mod entries;
+pub mod names;
 mod params;
+pub mod shared;
 
 use super::Policy;
 use crate::model::Platform;
@@ -22,6 +27,7 @@ pub use params::{
     check, check_key, choice, count, declared_only, describe, markdown_table, number, param, set,
     value,
 };
+pub use shared::{SharedParams, normalize, read};
 
 /// One policy as the rest of schedscope knows it.
 pub struct PolicyEntry {

@@ -2,8 +2,10 @@
 //! values read (the declared default when unset), and the listing of every
 //! policy with them for `schedscope policies`.
 
+use super::shared::{self, Machines, SHARED};
 use super::{Param, ParamKind, PolicyEntry, UNLIMITED, all, find, known};
-use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName, PolicySpec};
+use crate::policy::SharedParams;
+use crate::sched::{ParamValue, PolicySpec};
 
 /// The declared parameter `key` of `entry`.
 pub fn param(entry: &PolicyEntry, key: &str) -> Option<&'static Param> {
@@ -31,10 +33,32 @@ pub fn check_key(spec: &PolicySpec) -> Result<&'static PolicyEntry, (Vec<String>
             ),
         )
     })?;
+    // A spec read from a scenario holds only the shared keys, each as its
+    // type reads; one built otherwise is held to the same.
+    for (key, v) in &spec.shared {
+        let Some(p) = SHARED.iter().find(|p| p.key == key) else {
+            let allowed: Vec<String> = ["name"]
+                .into_iter()
+                .chain(COMMON)
+                .chain(["params"])
+                .map(|k| format!("`{k}`"))
+                .collect();
+            return Err((
+                at(&[key]),
+                format!("unknown key `{key}` (allowed: {})", allowed.join(", ")),
+            ));
+        };
+        if !shared::takes(key, v) {
+            let m = check_value(p, v)
+                .err()
+                .unwrap_or_else(|| format!("cannot be {v}"));
+            return Err((at(&[key]), format!("{key} {m}")));
+        }
+    }
     // The common keys are accepted and ignored by policies that do not
     // read them (a sweep varies the policy under one set of keys), except
     // pinned processors, which change what a run means.
-    if spec.machines == Machines::Pinned && param(entry, "machines").is_none() {
+    if spec.machines() == Machines::Pinned && param(entry, "machines").is_none() {
         let readers: Vec<&str> = all()
             .iter()
             .filter(|e| param(e, "machines").is_some())
@@ -75,9 +99,9 @@ fn declared(entry: &PolicyEntry) -> String {
     keys.join(", ")
 }
 
-/// The keys several policies share, written in `[policy]` itself and kept
-/// in typed fields of the spec; every other key is in `[policy.params]`.
-const COMMON: [&str; 4] = ["max_jumps", "placement", "order", "machines"];
+/// The keys several policies share, written in `[policy]` itself and held
+/// in the spec's `shared`; every other key is in `[policy.params]`.
+const COMMON: [&str; 4] = [SHARED[0].key, SHARED[1].key, SHARED[2].key, SHARED[3].key];
 
 fn is_common(key: &str) -> bool {
     COMMON.contains(&key)
@@ -134,12 +158,16 @@ fn check_value(p: &Param, v: &ParamValue) -> Result<(), String> {
 /// The value of a declared parameter: the spec's, else the declared
 /// default.
 pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
-    if let Some(v) = common(spec, p.key) {
-        return v;
-    }
-    if let Some(v) = spec.params.get(p.key) {
-        return v.clone();
-    }
+    let set = if is_common(p.key) {
+        spec.shared(p.key)
+    } else {
+        spec.params.get(p.key)
+    };
+    set.cloned().unwrap_or_else(|| default_value(p))
+}
+
+/// The declared default of `p`.
+pub(super) fn default_value(p: &Param) -> ParamValue {
     match p.kind {
         ParamKind::Count { default, .. } | ParamKind::Limit { default, .. } => {
             ParamValue::Int(default)
@@ -151,51 +179,16 @@ pub fn value(spec: &PolicySpec, p: &Param) -> ParamValue {
     }
 }
 
-/// The value of a common key, from the spec's typed field.
-fn common(spec: &PolicySpec, key: &str) -> Option<ParamValue> {
-    let text = |t: &str| Some(ParamValue::Text(t.to_string()));
-    match key {
-        "max_jumps" => match spec.max_jumps {
-            MaxJumps::Limit(m) => Some(ParamValue::Int(m.into())),
-            MaxJumps::Unlimited => text(UNLIMITED),
-        },
-        "placement" => text(spec.placement.as_str()),
-        "order" => text(spec.order.as_str()),
-        "machines" => text(match spec.machines {
-            Machines::Counted => "counted",
-            Machines::Pinned => "pinned",
-        }),
-        _ => None,
-    }
-}
-
 /// Sets the declared parameter `p` of `spec` to `v`, checked against its
-/// kind: a common key in its typed field, any other in `params`.
+/// kind: a common key among the spec's shared ones (kept in the catalog's
+/// order), any other in `params`.
 pub fn set(spec: &mut PolicySpec, p: &Param, v: ParamValue) -> Result<(), String> {
     check_value(p, &v).map_err(|m| format!("{} {m}", scenario_key(p.key)))?;
-    // A word the check let through is one of the kind's.
-    let word = v.to_string();
-    let pick = |all: &[&str]| all.iter().position(|w| *w == word).unwrap_or(0);
-    match p.key {
-        "max_jumps" => {
-            spec.max_jumps = match v {
-                ParamValue::Int(m) => MaxJumps::Limit(m as u32),
-                _ => MaxJumps::Unlimited,
-            }
-        }
-        "placement" => {
-            spec.placement = PlacementName::ALL[pick(&PlacementName::ALL.map(|x| x.as_str()))]
-        }
-        "order" => spec.order = BackfillOrder::ALL[pick(&BackfillOrder::ALL.map(|x| x.as_str()))],
-        "machines" => {
-            spec.machines = match word.as_str() {
-                "pinned" => Machines::Pinned,
-                _ => Machines::Counted,
-            }
-        }
-        key => {
-            spec.params.insert(key.to_string(), v);
-        }
+    if is_common(p.key) {
+        spec.set_shared(p.key, v);
+        *spec = shared::normalize(std::mem::replace(spec, PolicySpec::new(spec.name)));
+    } else {
+        spec.params.insert(p.key.to_string(), v);
     }
     Ok(())
 }
@@ -210,7 +203,7 @@ pub fn declared_only(mut spec: PolicySpec) -> PolicySpec {
     };
     spec.params.retain(|k, _| param(entry, k).is_some());
     if param(entry, "machines").is_none() {
-        spec.machines = Machines::Counted;
+        spec.remove_shared("machines");
     }
     spec
 }

@@ -2,7 +2,9 @@
 //! checked against their entries, parameters read, listed and labelled.
 
 use super::*;
-use crate::sched::{BackfillOrder, Machines, MaxJumps, ParamValue, PlacementName};
+use crate::policy::{BackfillOrder, Machines, MaxJumps, PlacementName};
+use crate::policy::{SharedParams, names};
+use crate::sched::ParamValue;
 
 #[test]
 fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
@@ -10,10 +12,7 @@ fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
     for e in POLICIES {
         assert!(std::ptr::eq(find(e.name).unwrap(), e));
         assert_eq!(PolicyName::intern(e.name.as_str()), e.name);
-        let spec = PolicySpec {
-            name: e.name,
-            ..PolicySpec::default()
-        };
+        let spec = PolicySpec::named(e.name);
         assert!(spec.build(&Platform::uniform(1, 8)).is_ok(), "{}", e.name);
         assert!(!spec.label().is_empty());
     }
@@ -21,10 +20,7 @@ fn every_entry_builds_on_a_platform_of_its_own_and_is_found_by_name() {
 
 #[test]
 fn unknown_names_and_parameters_are_refused_with_what_is_known() {
-    let spec = PolicySpec {
-        name: PolicyName::intern("easyy"),
-        ..PolicySpec::default()
-    };
+    let spec = PolicySpec::named(PolicyName::intern("easyy"));
     let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
     assert!(
         e.contains("must be one of \"fcfs\", \"fpfs\", \"easy\", \"conservative\""),
@@ -36,10 +32,7 @@ fn unknown_names_and_parameters_are_refused_with_what_is_known() {
     let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
     assert!(e.contains("fcfs has no parameter params.threshold"), "{e}");
     assert!(e.contains("(it reads: placement)"), "{e}");
-    let spec = PolicySpec {
-        machines: Machines::Pinned,
-        ..PolicySpec::fcfs()
-    };
+    let spec = PolicySpec::fcfs().with_machines(Machines::Pinned);
     let e = spec.build(&Platform::uniform(1, 8)).err().unwrap();
     assert!(
         e.contains("machines = \"pinned\" is for easy and conservative, not fcfs"),
@@ -50,10 +43,7 @@ fn unknown_names_and_parameters_are_refused_with_what_is_known() {
 #[test]
 fn parameter_values_are_checked_against_their_kind_and_range() {
     let check = |name: &str, key: &str, v: ParamValue| {
-        let mut spec = PolicySpec {
-            name: PolicyName::intern(name),
-            ..PolicySpec::default()
-        };
+        let mut spec = PolicySpec::named(PolicyName::intern(name));
         spec.params.insert(key.into(), v);
         check(&spec).map(|_| ())
     };
@@ -108,10 +98,7 @@ fn parameter_values_are_checked_against_their_kind_and_range() {
 
 #[test]
 fn a_parameter_reads_as_set_else_as_declared() {
-    let mut grid = PolicySpec {
-        name: PolicyName::Grid1,
-        ..PolicySpec::default()
-    };
+    let mut grid = PolicySpec::named(names::GRID_1);
     assert_eq!(number(&grid, "threshold"), Some(0.0));
     grid.params
         .insert("threshold".into(), ParamValue::Float(2.5));
@@ -120,10 +107,7 @@ fn a_parameter_reads_as_set_else_as_declared() {
     assert_eq!(number(&grid, "threshold"), Some(3.0));
     assert_eq!(choice(&grid, "idle").as_deref(), Some("not-executing"));
     assert_eq!(number(&grid, "interval"), None, "not a parameter of grid-1");
-    let mut ar = PolicySpec {
-        name: PolicyName::new("ar"),
-        ..PolicySpec::default()
-    };
+    let mut ar = PolicySpec::named(PolicyName::new("ar"));
     assert_eq!(count(&ar, "interval"), Some(1_800));
     ar.params.insert("interval".into(), ParamValue::Int(60));
     assert_eq!(count(&ar, "interval"), Some(60));
@@ -158,20 +142,12 @@ fn labels_are_the_ones_reports_have_always_carried() {
             .label(),
         "FCFS + best fit"
     );
-    let pinned = PolicySpec {
-        name: PolicyName::Conservative,
-        machines: Machines::Pinned,
-        ..PolicySpec::default()
-    };
+    let pinned = PolicySpec::named(names::CONSERVATIVE).with_machines(Machines::Pinned);
     assert_eq!(
         pinned.label(),
         "conservative backfilling, pinned processors"
     );
-    let sjf = PolicySpec {
-        name: PolicyName::Easy,
-        order: BackfillOrder::ShortestEstimate,
-        ..PolicySpec::default()
-    };
+    let sjf = PolicySpec::named(names::EASY).with_order(BackfillOrder::ShortestEstimate);
     assert_eq!(
         sjf.label(),
         "EASY backfilling (shortest estimate first) + worst fit"
@@ -217,26 +193,20 @@ fn every_parameter_is_set_and_read_through_its_kind() {
                 ),
             };
             for v in good {
-                let mut spec = PolicySpec {
-                    name: e.name,
-                    ..PolicySpec::default()
-                };
+                let mut spec = PolicySpec::named(e.name);
                 set(&mut spec, p, v.clone()).unwrap();
                 assert_eq!(value(&spec, p), v, "{} {}", e.name, p.key);
                 check(&spec).unwrap();
                 seen += 1;
             }
-            let mut spec = PolicySpec {
-                name: e.name,
-                ..PolicySpec::default()
-            };
+            let mut spec = PolicySpec::named(e.name);
             let err = set(&mut spec, p, bad).unwrap_err();
             assert!(err.contains(p.key), "{err}");
         }
     }
     // The common keys are among them: FPFS's limit, the backfilling
     // policies' order, placement and processors.
-    let fpfs = find(PolicyName::Fpfs).unwrap();
+    let fpfs = find(names::FPFS).unwrap();
     let mut spec = PolicySpec::fpfs(MaxJumps::Limit(3));
     set(
         &mut spec,
@@ -244,12 +214,9 @@ fn every_parameter_is_set_and_read_through_its_kind() {
         ParamValue::Text(UNLIMITED.into()),
     )
     .unwrap();
-    assert_eq!(spec.max_jumps, MaxJumps::Unlimited);
-    let easy = find(PolicyName::Easy).unwrap();
-    let mut spec = PolicySpec {
-        name: PolicyName::Easy,
-        ..PolicySpec::default()
-    };
+    assert_eq!(spec.max_jumps(), MaxJumps::Unlimited);
+    let easy = find(names::EASY).unwrap();
+    let mut spec = PolicySpec::named(names::EASY);
     set(
         &mut spec,
         param(easy, "order").unwrap(),
@@ -268,9 +235,79 @@ fn every_parameter_is_set_and_read_through_its_kind() {
         ParamValue::Text("pinned".into()),
     )
     .unwrap();
-    assert_eq!(spec.order, BackfillOrder::Smallest);
-    assert_eq!(spec.placement, PlacementName::FirstFit);
-    assert_eq!(spec.machines, Machines::Pinned);
+    assert_eq!(spec.order(), BackfillOrder::Smallest);
+    assert_eq!(spec.placement(), PlacementName::FirstFit);
+    assert_eq!(spec.machines(), Machines::Pinned);
     assert!(spec.params.is_empty(), "{:?}", spec.params);
     assert!(seen > 30, "{seen}");
+}
+
+#[test]
+fn a_spec_holds_the_shared_keys_in_one_order_whatever_built_it() {
+    let json = |s: &PolicySpec| serde_json::to_string(s).unwrap();
+    assert_eq!(
+        json(&PolicySpec::fcfs()),
+        r#"{"name":"fcfs","max_jumps":10,"placement":"worst-fit","order":"arrival"}"#
+    );
+    let pinned = PolicySpec::named(names::EASY)
+        .with_machines(Machines::Pinned)
+        .with_order(BackfillOrder::Smallest)
+        .with_max_jumps(MaxJumps::Unlimited);
+    assert_eq!(
+        json(&pinned),
+        r#"{"name":"easy","max_jumps":"unlimited","placement":"worst-fit","order":"smallest","machines":"pinned"}"#
+    );
+    // Counted processors are the default: not written, and the same spec.
+    let counted = pinned.clone().with_machines(Machines::Counted);
+    assert_eq!(
+        counted,
+        PolicySpec::named(names::EASY)
+            .with_order(BackfillOrder::Smallest)
+            .with_max_jumps(MaxJumps::Unlimited)
+    );
+    assert!(!json(&counted).contains("machines"));
+    // Keys set in another order, or read from a file, come out the same.
+    let mut by_hand = PolicySpec::new(names::EASY);
+    by_hand.set_shared("machines", ParamValue::Text("pinned".into()));
+    by_hand.set_shared("order", ParamValue::Text("smallest".into()));
+    by_hand.set_shared("max_jumps", ParamValue::Text("inf".into()));
+    assert_eq!(normalize(by_hand), pinned);
+    let read = read(serde_json::json!({
+        "machines": "pinned", "order": "smallest", "name": "easy", "max_jumps": "∞"
+    }))
+    .unwrap();
+    assert_eq!(read, pinned);
+    assert_eq!(read.max_jumps(), MaxJumps::Unlimited);
+    assert_eq!(read.placement(), PlacementName::WorstFit);
+}
+
+#[test]
+fn the_reader_refuses_what_policy_does_not_take_in_its_own_words() {
+    let err = |v: serde_json::Value| read(v).unwrap_err().to_string();
+    assert_eq!(
+        err(serde_json::json!({"name": "fpfs", "maxjumps": 3})),
+        "unknown field `maxjumps`, expected one of `name`, `max_jumps`, `placement`, `order`, `machines`, `params`"
+    );
+    assert!(
+        err(serde_json::json!({"name": "fpfs", "max_jumps": -1}))
+            .starts_with("max_jumps must be a whole number ≥ 0 or \"unlimited\", found -1")
+    );
+    assert!(
+        err(serde_json::json!({"name": "easy", "order": "big"})).contains("unknown variant `big`")
+    );
+    assert!(err(serde_json::json!({"order": "arrival"})).contains("missing field `name`"));
+    // A spec built by hand is held to the same by the check.
+    let mut odd = PolicySpec::fcfs();
+    odd.set_shared("maxjumps", ParamValue::Int(3));
+    let (at, m) = check_key(&odd).err().unwrap();
+    assert_eq!(at, ["maxjumps"]);
+    assert!(
+        m.starts_with("unknown key `maxjumps` (allowed: `name`, `max_jumps`"),
+        "{m}"
+    );
+    let mut odd = PolicySpec::fcfs();
+    odd.set_shared("placement", ParamValue::Int(3));
+    let (at, m) = check_key(&odd).err().unwrap();
+    assert_eq!(at, ["placement"]);
+    assert!(m.contains("placement must be one of \"worst-fit\""), "{m}");
 }

@@ -47,11 +47,12 @@ use super::profile::Profile;
 use super::{Phased, PolicySpec, PolicyState, Start, SystemView};
 use crate::model::SimTime;
 use crate::policy::BuildPlacement;
+use crate::policy::Machines;
 use crate::policy::SortQueue;
 use crate::policy::catalog::common::{MACHINES, ORDER, PLACEMENT, backfill_label, one_cluster};
 use crate::policy::catalog::{Param, ParamKind, PolicyEntry};
+use crate::policy::{SharedParams, names};
 use crate::sched::{BackfillView, JobKey};
-use crate::sched::{Machines, PolicyName};
 use given_back::GivenBack;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -214,7 +215,7 @@ impl Conservative {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         order.extend(0..view.queue.len());
-        self.spec.order.sort(view, &mut order);
+        self.spec.order().sort(view, &mut order);
         order
     }
 
@@ -363,19 +364,22 @@ pub const BROKEN: Param = Param {
 
 /// Its catalog entry.
 pub const CONSERVATIVE_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Conservative,
+    name: names::CONSERVATIVE,
     summary: "conservative backfilling: every queued job holds a \
               reservation, a job starts early only if it delays none",
     params: &[ORDER, PLACEMENT, MACHINES, BROKEN],
     label: |s| backfill_label("conservative backfilling", s),
-    build: |s, p| match s.machines {
+    build: |s, p| match s.machines() {
         Machines::Pinned => {
             one_cluster(p)?;
             Ok(Box::new(crate::policy::pinned::PinnedConservative::new(
                 s.clone(),
             )))
         }
-        Machines::Counted => Ok(Box::new(Conservative::new(s.placement.build(), s.clone()))),
+        Machines::Counted => Ok(Box::new(Conservative::new(
+            s.placement().build(),
+            s.clone(),
+        ))),
     },
 };
 

@@ -6,6 +6,7 @@ use super::super::backfill::expected_span;
 use super::super::profile::Profile;
 use super::{Assignment, Conservative, Slot};
 use crate::model::SimTime;
+use crate::policy::SharedParams;
 use crate::policy::SortQueue;
 use crate::sched::{JobKey, SystemView};
 
@@ -117,7 +118,7 @@ impl Conservative {
                 .filter(|&i| self.slot(view.queue[i]).is_none())
                 .collect()
         };
-        self.spec.order.sort(view, &mut new);
+        self.spec.order().sort(view, &mut new);
         for i in new {
             self.place(view, profile, view.queue[i]);
         }

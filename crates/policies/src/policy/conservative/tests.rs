@@ -2,6 +2,7 @@
 //! point by decision point with views built by hand.
 
 use super::*;
+use crate::policy::{SharedParams, names};
 use crate::sched::JobView;
 
 fn s(x: i64) -> SimTime {
@@ -49,10 +50,7 @@ impl World {
 
     /// Under `[policy.params] broken = reading`.
     fn reading(mut self, reading: &str) -> World {
-        let mut spec = PolicySpec {
-            name: crate::sched::PolicyName::Conservative,
-            ..PolicySpec::default()
-        };
+        let mut spec = PolicySpec::named(names::CONSERVATIVE);
         spec.params.insert(
             "broken".to_string(),
             crate::sched::ParamValue::Text(reading.to_string()),
@@ -69,7 +67,7 @@ impl World {
             running: Vec::new(),
             policy: Conservative::new(
                 Box::new(super::super::placement::WorstFit),
-                PolicySpec::default(),
+                PolicySpec::scenario_default(),
             ),
         }
     }
@@ -271,12 +269,8 @@ fn a_reservation_at_the_next_estimated_end_is_not_chained() {
 
 #[test]
 fn it_keeps_the_spec_it_was_built_with() {
-    let spec = PolicySpec {
-        name: crate::sched::PolicyName::Conservative,
-        order: backfill::BackfillOrder::Smallest,
-        ..PolicySpec::default()
-    };
-    assert_ne!(spec, PolicySpec::default());
+    let spec = PolicySpec::named(names::CONSERVATIVE).with_order(backfill::BackfillOrder::Smallest);
+    assert_ne!(spec, PolicySpec::scenario_default());
     let c = Conservative::new(Box::new(super::super::placement::WorstFit), spec.clone());
     assert_eq!(c.spec(), &spec);
 }

@@ -53,7 +53,8 @@ use super::{JobKey, Phased, PolicySpec, PolicyState, Start, SystemView};
 use crate::model::SimTime;
 use crate::model::rng::stream_number;
 use crate::policy::catalog::{Param, ParamKind, PolicyEntry};
-use crate::sched::{Abort, PolicyName};
+use crate::policy::names;
+use crate::sched::Abort;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 
@@ -158,7 +159,7 @@ impl Grid {
     /// `spec`'s parameters.
     pub fn new(spec: PolicySpec) -> Grid {
         Grid {
-            split: spec.name == PolicyName::Grid2,
+            split: spec.name == names::GRID_2,
             rules: GridRules::from_spec(&spec),
             spec,
             sites: Vec::new(),
@@ -362,7 +363,7 @@ pub const GRID_PARAMS: &[Param] = &[
 
 /// Its catalog entry.
 pub const GRID_1_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Grid1,
+    name: names::GRID_1,
     summary: "two-site grid, approach 1: a gang runs on one site; a FIFO \
               queue per processor, local jobs backfill behind a waiting gang",
     params: GRID_PARAMS,
@@ -372,7 +373,7 @@ pub const GRID_1_ENTRY: PolicyEntry = PolicyEntry {
 
 /// Its catalog entry.
 pub const GRID_2_ENTRY: PolicyEntry = PolicyEntry {
-    name: PolicyName::Grid2,
+    name: names::GRID_2,
     summary: "two-site grid, approach 2: as approach 1, and a gang may be \
               split over both sites' idle processors (with the overhead)",
     params: GRID_PARAMS,

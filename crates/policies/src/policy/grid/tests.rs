@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::Platform;
+use crate::policy::{SharedParams, names};
 use crate::sched::{JobState, JobView};
 use slab::Slab;
 
@@ -86,10 +87,7 @@ fn reading_back_frees_only_the_processors_of_jobs_that_left() {
 
 /// Approach 1, its readings the defaults.
 fn grid1() -> Grid {
-    Grid::new(PolicySpec {
-        name: PolicyName::Grid1,
-        ..PolicySpec::default()
-    })
+    Grid::new(PolicySpec::named(names::GRID_1))
 }
 
 fn local_job(jobs: &mut Slab<JobView>, id: u64, arrival: u64) -> JobKey {
@@ -331,15 +329,14 @@ fn the_short_way_is_checked_against_the_running_jobs() {
 #[test]
 fn it_keeps_the_spec_it_was_built_with() {
     let spec = PolicySpec {
-        name: PolicyName::Grid2,
         params: [(
             "threshold".to_string(),
             crate::sched::ParamValue::Float(3.0),
         )]
         .into(),
-        ..PolicySpec::default()
+        ..PolicySpec::named(names::GRID_2)
     };
-    assert_ne!(spec, PolicySpec::default());
+    assert_ne!(spec, PolicySpec::scenario_default());
     let g = Grid::new(spec.clone());
     assert_eq!(g.spec(), &spec);
 }
@@ -351,13 +348,12 @@ fn it_keeps_the_spec_it_was_built_with() {
 fn only_the_exact_reading_is_told_the_running_jobs_ends() {
     for (elapsed, sees) in [("exact", true), ("estimated", false)] {
         let g = Grid::new(PolicySpec {
-            name: PolicyName::Grid1,
             params: [(
                 "elapsed".to_string(),
                 crate::sched::ParamValue::Text(elapsed.to_string()),
             )]
             .into(),
-            ..PolicySpec::default()
+            ..PolicySpec::named(names::GRID_1)
         });
         assert_eq!(g.sees_running_ends(), sees, "{elapsed}");
     }

@@ -13,8 +13,8 @@ pub use worst_fit::WorstFit;
 
 use crate::model::ClusterIdx;
 
+pub use crate::policy::PlacementName;
 pub use crate::sched::Assignment;
-pub use crate::sched::PlacementName;
 
 pub trait Placement: Send + Sync + BoxedPlacement {
     /// Places `widths` given the free processors per cluster, or says it
