@@ -65,19 +65,33 @@ pub fn run(
     run_session(session)
 }
 
-/// Opens the console on a session made by the caller (one with a policy
-/// of its own, say) and returns when the operator quits.
-pub fn run_session(mut session: Session) -> anyhow::Result<()> {
+/// Logs to `console.log` in [`log_dir`], never to the screen; the log is
+/// written until the guard returned is dropped.
+fn open_log() -> anyhow::Result<tracing_appender::non_blocking::WorkerGuard> {
     let dir = log_dir();
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the log folder {}", dir.display()))?;
     let appender = tracing_appender::rolling::never(&dir, "console.log");
-    let (writer, _log_guard) = tracing_appender::non_blocking(appender);
+    let (writer, log_guard) = tracing_appender::non_blocking(appender);
     // A subscriber set earlier (by an embedding program) wins.
     let _ = tracing_subscriber::fmt()
         .with_writer(writer)
         .with_ansi(false)
         .try_init();
+    Ok(log_guard)
+}
+
+/// Gives back the signals [`watch_signals`] took.
+fn unwatch_signals(handlers: Vec<signal_hook::SigId>) {
+    for id in handlers {
+        signal_hook::low_level::unregister(id);
+    }
+}
+
+/// Opens the console on a session made by the caller (one with a policy
+/// of its own, say) and returns when the operator quits.
+pub fn run_session(mut session: Session) -> anyhow::Result<()> {
+    let _log_guard = open_log()?;
     tracing::info!(scenario = session.scenario().name(), "console opens");
 
     let first = Arc::new(session.snapshot());
@@ -107,18 +121,14 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
         Err(e) => {
             ratatui::restore();
             driver.stop();
-            for id in handlers {
-                signal_hook::low_level::unregister(id);
-            }
+            unwatch_signals(handlers);
             return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
         }
     };
     if let Err(e) = capture_mouse() {
         ratatui::restore();
         driver.stop();
-        for id in handlers {
-            signal_hook::low_level::unregister(id);
-        }
+        unwatch_signals(handlers);
         return Err(anyhow::Error::new(e).context("cannot set up the terminal"));
     }
     #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
@@ -136,9 +146,7 @@ pub fn run_session(mut session: Session) -> anyhow::Result<()> {
     release_mouse();
     ratatui::restore();
     driver.stop();
-    for id in handlers {
-        signal_hook::low_level::unregister(id);
-    }
+    unwatch_signals(handlers);
     match signal.load(Ordering::SeqCst) {
         0 => {
             tracing::info!("console closes");

@@ -291,6 +291,22 @@ impl Events for CrosstermEvents {
     }
 }
 
+/// Carries out what `update` asked for: requests go to the driver, `Quit`
+/// ends the loop.
+fn perform(effects: Vec<Effect>, app: &mut App, requests: &Sender<ToDriver>) -> anyhow::Result<()> {
+    for effect in effects {
+        match effect {
+            Effect::Send(r) => {
+                requests
+                    .send(ToDriver::Request(r))
+                    .map_err(|_| anyhow!("the engine driver stopped"))?;
+            }
+            Effect::Quit => app.quit = true,
+        }
+    }
+    Ok(())
+}
+
 /// The UI loop: draws when a snapshot, a key, a click or a resize changed
 /// something, turns keys and clicks into requests for the driver, and
 /// returns on quit.
@@ -305,19 +321,7 @@ pub fn run<B: Backend>(
     let size = terminal
         .size()
         .map_err(|e| anyhow!("cannot read the terminal's size: {e}"))?;
-    let send = |effects: Vec<Effect>, app: &mut App| -> anyhow::Result<()> {
-        for effect in effects {
-            match effect {
-                Effect::Send(r) => {
-                    requests
-                        .send(ToDriver::Request(r))
-                        .map_err(|_| anyhow!("the engine driver stopped"))?;
-                }
-                Effect::Quit => app.quit = true,
-            }
-        }
-        Ok(())
-    };
+    let send = |effects: Vec<Effect>, app: &mut App| perform(effects, app, requests);
     let effects = app.update(Msg::Resize(size.width, size.height));
     send(effects, app)?;
     let mut dirty = true;
