@@ -22,6 +22,9 @@ use std::time::Duration;
 /// How long a wait goes without asking its watcher.
 pub const POLL: Duration = Duration::from_millis(50);
 
+/// How long a wait reads without blocking before it sleeps.
+const SPIN: Duration = Duration::from_micros(50);
+
 /// The largest frame taken from a peer (a protocol message of a million
 /// jobs is far below it); a larger announced size is a broken peer.
 const MAX_FRAME: u64 = 1 << 31;
@@ -198,14 +201,12 @@ impl Socket {
             self.inbuf.drain(..self.at);
             self.at = 0;
         }
+        if self.inbuf.len() < n {
+            self.spin(n)?;
+        }
         while self.inbuf.len() < n {
             match self.stream.read(&mut self.chunk) {
-                Ok(0) => {
-                    return Err(Stop::Io(io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        "the connection closed",
-                    )));
-                }
+                Ok(0) => return Err(closed()),
                 Ok(k) => self.inbuf.extend_from_slice(&self.chunk[..k]),
                 Err(e) if quiet(&e) => watch().map_err(Stop::Watch)?,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -213,6 +214,34 @@ impl Socket {
             }
         }
         Ok(())
+    }
+
+    /// Reads without blocking for up to [`SPIN`] while fewer than `n`
+    /// bytes wait: a reply that comes within it is taken without the
+    /// thread going to sleep and being woken (on an idle machine that
+    /// costs more than the exchange itself).
+    fn spin(&mut self, n: usize) -> Result<(), Stop> {
+        self.stream.set_nonblocking(true).map_err(Stop::Io)?;
+        let until = std::time::Instant::now() + SPIN;
+        let mut got = Ok(());
+        while self.inbuf.len() < n && std::time::Instant::now() < until {
+            match self.stream.read(&mut self.chunk) {
+                Ok(0) => {
+                    got = Err(closed());
+                    break;
+                }
+                Ok(k) => self.inbuf.extend_from_slice(&self.chunk[..k]),
+                Err(e) if quiet(&e) || e.kind() == io::ErrorKind::Interrupted => {
+                    std::hint::spin_loop()
+                }
+                Err(e) => {
+                    got = Err(Stop::Io(e));
+                    break;
+                }
+            }
+        }
+        self.stream.set_nonblocking(false).map_err(Stop::Io)?;
+        got
     }
 
     fn write_all(&mut self, mut bytes: &[u8], watch: Watch) -> Result<(), Stop> {
@@ -232,6 +261,14 @@ impl Socket {
         }
         Ok(())
     }
+}
+
+/// The connection's end, seen as a read of nothing.
+fn closed() -> Stop {
+    Stop::Io(io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the connection closed",
+    ))
 }
 
 /// A read or write that timed out: nothing happened in the slice.
