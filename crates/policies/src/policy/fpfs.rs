@@ -8,6 +8,7 @@
 //! been jumped `maxJumps` times nothing may pass it until it starts itself.
 
 use super::placement::Placement;
+use super::queue_index::QueueIndex;
 use super::{MaxJumps, Phased, PolicySpec, PolicyState, Start, StartKind, SystemView};
 use crate::policy::BuildPlacement;
 use crate::policy::catalog::PolicyEntry;
@@ -23,9 +24,11 @@ pub struct Fpfs {
     /// The head job (by arrival sequence) and how often it has been jumped.
     head: Option<(u64, u32)>,
     free: Vec<u32>,
-    /// The queue position where the last pass stopped because the head
-    /// had been jumped as often as allowed, if it did.
-    stopped_at: Option<usize>,
+    /// The arrival of the job where the last pass stopped because the
+    /// head had been jumped as often as allowed, if it did.
+    stopped_at: Option<u64>,
+    /// The queue as the pass scans it, kept across decision points.
+    index: QueueIndex,
 }
 
 impl Fpfs {
@@ -43,6 +46,7 @@ impl Fpfs {
             head: None,
             free: Vec::new(),
             stopped_at: None,
+            index: QueueIndex::default(),
         }
     }
 
@@ -55,25 +59,40 @@ impl Fpfs {
 
     /// One decision point: jobs start in queue order while they fit, and a
     /// job that fits starts ahead of a head that does not while the head has
-    /// been jumped fewer than maxJumps times.
+    /// been jumped fewer than maxJumps times. The jobs that cannot fit the
+    /// processors free (too wide a component, too large in all) are passed
+    /// over without a placement being tried (see `queue_index`).
     fn starts(&mut self, view: &SystemView<'_>, out: &mut Vec<Start>) {
         self.free.clear();
         self.free.extend_from_slice(view.free);
-        // Index of the current head among `view.queue`. The scan goes
-        // forward only, so when the head starts, the job right after it is
-        // the next head: no job after it has been tried yet.
-        let mut head_idx = 0;
         self.stopped_at = None;
-        for (i, &key) in view.queue.iter().enumerate() {
-            let job = view.job(key);
-            let is_head = i == head_idx;
-            if !is_head {
-                let head = view.job(view.queue[head_idx]);
-                if !self.max_jumps.allows(self.jumps_of(head.arrival)) {
-                    self.stopped_at = Some(i);
+        let mut index = std::mem::take(&mut self.index);
+        index.sync(view);
+        // The head's position. The scan goes forward only, so when the
+        // head starts, the next job in the queue is the next head: no job
+        // after it has been tried yet.
+        let mut head = index.next_live(0);
+        let mut at = head;
+        while let Some(p) = at {
+            let is_head = Some(p) == head;
+            let p = if is_head {
+                p
+            } else {
+                let head_arrival = index.arrival(head.expect("a job before this one"));
+                if !self.max_jumps.allows(self.jumps_of(head_arrival)) {
+                    self.stopped_at = Some(index.arrival(p));
                     break;
                 }
-            }
+                let freest = self.free.iter().copied().max().unwrap_or(0);
+                let total = self.free.iter().map(|&f| f as u64).sum();
+                match index.next_candidate(p, freest, total) {
+                    Some(q) => q,
+                    None => break,
+                }
+            };
+            at = index.next_live(p + 1);
+            let key = index.key(p);
+            let job = view.job(key);
             let Some(assignment) = self.placement.place(&job.widths(view.platform), &self.free)
             else {
                 continue;
@@ -81,6 +100,7 @@ impl Fpfs {
             for &(c, w) in &assignment {
                 self.free[c as usize] -= w;
             }
+            index.started(p);
             out.push(Start {
                 job: key,
                 assignment,
@@ -93,22 +113,24 @@ impl Fpfs {
                 processes: None,
             });
             if is_head {
-                head_idx = i + 1;
+                head = at;
                 self.head = None;
             } else {
-                let head = view.job(view.queue[head_idx]);
-                let j = self.jumps_of(head.arrival) + 1;
-                self.head = Some((head.arrival, j));
+                let head_arrival = index.arrival(head.expect("a job before this one"));
+                let j = self.jumps_of(head_arrival) + 1;
+                self.head = Some((head_arrival, j));
             }
         }
-        if let Some(&k) = view.queue.get(head_idx) {
-            let a = view.job(k).arrival;
-            if self.head.map(|(h, _)| h) != Some(a) {
-                self.head = Some((a, 0));
+        match head {
+            Some(p) => {
+                let a = index.arrival(p);
+                if self.head.map(|(h, _)| h) != Some(a) {
+                    self.head = Some((a, 0));
+                }
             }
-        } else {
-            self.head = None;
+            None => self.head = None,
         }
+        self.index = index;
     }
 }
 
@@ -184,8 +206,7 @@ impl Phased for Fpfs {
             };
             return Explanation::waits(format!("It is the head and does not fit: {needs}.{jumps}"));
         }
-        let at = view.queue.iter().position(|&k| k == key).unwrap_or(0);
-        if pass.stopped_at.is_some_and(|s| at >= s) {
+        if pass.stopped_at.is_some_and(|s| view.job(key).arrival >= s) {
             return Explanation::waits(if fcfs {
                 format!(
                     "{rule} starts jobs in arrival order only: it waits behind the head, job {}, which does not fit.",
@@ -403,5 +424,168 @@ mod tests {
         assert_ne!(spec, PolicySpec::scenario_default());
         let fpfs = Fpfs::new(MaxJumps::Limit(3), Box::new(WorstFit), spec.clone());
         assert_eq!(fpfs.spec(), &spec);
+    }
+
+    /// The pass as a plain scan of the whole queue (what the indexed pass
+    /// must do, job for job): the starts and the head's jumps after.
+    fn plain_pass(
+        max_jumps: MaxJumps,
+        placement: &dyn Placement,
+        head_state: &mut Option<(u64, u32)>,
+        view: &SystemView<'_>,
+    ) -> Vec<(JobKey, crate::policy::placement::Assignment, bool)> {
+        let jumps_of = |h: &Option<(u64, u32)>, a: u64| match h {
+            Some((x, j)) if *x == a => *j,
+            _ => 0,
+        };
+        let mut free = view.free.to_vec();
+        let mut out = Vec::new();
+        let mut head_idx = 0;
+        for (i, &key) in view.queue.iter().enumerate() {
+            let job = view.job(key);
+            let is_head = i == head_idx;
+            if !is_head {
+                let head = view.job(view.queue[head_idx]);
+                if !max_jumps.allows(jumps_of(head_state, head.arrival)) {
+                    break;
+                }
+            }
+            let Some(a) = placement.place(&job.widths(view.platform), &free) else {
+                continue;
+            };
+            for &(c, w) in &a {
+                free[c as usize] -= w;
+            }
+            out.push((key, a, is_head));
+            if is_head {
+                head_idx = i + 1;
+                *head_state = None;
+            } else {
+                let head = view.job(view.queue[head_idx]);
+                let j = jumps_of(head_state, head.arrival) + 1;
+                *head_state = Some((head.arrival, j));
+            }
+        }
+        match view.queue.get(head_idx) {
+            Some(&k) => {
+                let a = view.job(k).arrival;
+                if head_state.map(|(h, _)| h) != Some(a) {
+                    *head_state = Some((a, 0));
+                }
+            }
+            None => *head_state = None,
+        }
+        out
+    }
+
+    /// Over random platforms, queues and decision points (arrivals, starts
+    /// the engine refuses, jobs put back, free processors that grow and
+    /// shrink), the pass that skips what cannot fit starts exactly the
+    /// jobs the plain scan of the queue starts, and the head's jumps agree.
+    #[test]
+    fn the_indexed_pass_starts_what_the_plain_scan_starts() {
+        use crate::policy::placement::{BestFit, FirstFit};
+        use rand::{RngExt, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut started, mut passed_over, mut long_queues) = (0, 0, 0);
+        for round in 0..60 {
+            let clusters = rng.random_range(1..=4usize);
+            let size = rng.random_range(4..=32u32);
+            let platform = Platform::uniform(clusters, size);
+            let max_jumps = match round % 4 {
+                0 => MaxJumps::Limit(0),
+                1 => MaxJumps::Unlimited,
+                _ => MaxJumps::Limit(rng.random_range(1..=12)),
+            };
+            let placement: Box<dyn Placement> = match round % 3 {
+                0 => Box::new(WorstFit),
+                1 => Box::new(BestFit),
+                _ => Box::new(FirstFit),
+            };
+            let mut fpfs = Fpfs::new(max_jumps, placement.boxed(), PolicySpec::scenario_default());
+            let mut plain_head = None;
+            let mut jobs: Slab<JobView> = Slab::new();
+            let mut q: Vec<JobKey> = Vec::new();
+            let (mut arrival, mut edits) = (0u64, 0u64);
+            for _ in 0..400 {
+                for _ in 0..rng.random_range(0..6) {
+                    arrival += 1;
+                    let parts = rng.random_range(0..=clusters.min(3));
+                    let components: Vec<u32> =
+                        (0..parts).map(|_| rng.random_range(1..=size)).collect();
+                    let total = if parts == 0 {
+                        rng.random_range(1..=size * clusters as u32)
+                    } else {
+                        components.iter().sum()
+                    };
+                    q.push(JobKey(jobs.insert(JobView {
+                        id: arrival,
+                        size: total,
+                        components,
+                        estimate: SimTime::from_secs(10),
+                        arrival,
+                        rate: 1.0,
+                        ..JobView::default()
+                    })));
+                }
+                // A job put back in the queue at its arrival position.
+                if rng.random_range(0..40) == 0 && arrival > 0 {
+                    let a = rng.random_range(1..=arrival);
+                    if !q.iter().any(|&k| jobs[k.0].arrival == a) {
+                        let k = JobKey(jobs.insert(JobView {
+                            id: a,
+                            size: 1,
+                            components: vec![1],
+                            arrival: a,
+                            rate: 1.0,
+                            ..JobView::default()
+                        }));
+                        let at = q.partition_point(|&x| jobs[x.0].arrival < a);
+                        q.insert(at, k);
+                        edits += 1;
+                    }
+                }
+                let free: Vec<u32> = (0..clusters).map(|_| rng.random_range(0..=size)).collect();
+                let view = SystemView {
+                    now: SimTime::ZERO,
+                    platform: &platform,
+                    free: &free,
+                    queue: &q,
+                    running: &[],
+                    jobs: &jobs,
+                    queue_edits: edits,
+                    requeue_expired: false,
+                    kill_expired: false,
+                    reservations: &[],
+                    seed: 0,
+                };
+                let want = plain_pass(max_jumps, placement.as_ref(), &mut plain_head, &view);
+                let mut out = Vec::new();
+                fpfs.schedule(&view, &mut out);
+                let got: Vec<_> = out
+                    .iter()
+                    .map(|s| (s.job, s.assignment.clone(), s.kind == StartKind::Head))
+                    .collect();
+                assert_eq!(got, want, "round {round}, arrival {arrival}");
+                assert_eq!(fpfs.head, plain_head, "round {round}, arrival {arrival}");
+                started += got.len();
+                passed_over += q.len() - got.len();
+                long_queues += usize::from(q.len() > 100);
+                // The engine starts them, but now and then refuses one.
+                let refused = rng.random_range(0..10) == 0;
+                let gone: Vec<JobKey> = got
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !(refused && i == 0))
+                    .map(|(_, g)| g.0)
+                    .collect();
+                q.retain(|k| !gone.contains(k));
+            }
+        }
+        assert!(
+            started > 5_000 && passed_over > 50_000 && long_queues > 500,
+            "{started} {passed_over} {long_queues}"
+        );
     }
 }

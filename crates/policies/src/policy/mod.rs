@@ -22,6 +22,7 @@ pub mod package_view;
 pub mod pinned;
 pub mod placement;
 pub mod profile;
+mod queue_index;
 
 use crate::model::Platform;
 
