@@ -269,19 +269,27 @@ impl Ar {
             !taken[p as usize] && !view.reservations.iter().any(|r| r.covers(0, p, now, to))
         };
         let mut shadow: Option<(SimTime, Vec<u32>)> = None;
+        // Processors no job holds: a job larger than that does not fit,
+        // and a long queue is passed over without a processor scan each.
+        let mut untaken = taken.iter().filter(|&&t| !t).count();
         for &k in jobs {
             let j = view.job(k);
             let end = now.saturating_add(j.estimate);
             let size = j.size as usize;
-            let procs: Vec<u32> = (0..n)
-                .filter(|&p| free_for(&taken, p, end))
-                .filter(|&p| match &shadow {
-                    Some((t, head)) => end <= *t || !head.contains(&p),
-                    None => true,
-                })
-                .take(size)
-                .collect();
+            let procs: Vec<u32> = if size > untaken {
+                Vec::new()
+            } else {
+                (0..n)
+                    .filter(|&p| free_for(&taken, p, end))
+                    .filter(|&p| match &shadow {
+                        Some((t, head)) => end <= *t || !head.contains(&p),
+                        None => true,
+                    })
+                    .take(size)
+                    .collect()
+            };
             if procs.len() == size {
+                untaken -= size;
                 for &p in &procs {
                     taken[p as usize] = true;
                     ends[p as usize] = Some(end.max(now + SimTime(1)));
@@ -383,7 +391,18 @@ impl Ar {
             }
             p.granted && p.finish > view.now
         });
-        let keys: HashMap<u64, JobKey> = view.queue.iter().map(|&k| (view.job(k).id, k)).collect();
+        // The queue by job id, when a planned start has come.
+        let due = self.plans.iter().any(|p| {
+            p.entries
+                .iter()
+                .zip(&p.started)
+                .any(|(e, &s)| !s && e.1 <= view.now)
+        });
+        let keys: HashMap<u64, JobKey> = if due {
+            view.queue.iter().map(|&k| (view.job(k).id, k)).collect()
+        } else {
+            HashMap::new()
+        };
         for p in &mut self.plans {
             for (i, (id, at, procs)) in p.entries.iter().enumerate() {
                 if p.started[i] || *at > view.now {
