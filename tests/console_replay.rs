@@ -107,6 +107,12 @@ fn a_saved_console_run_replays_headless_to_the_same_metrics() {
     let replay = Scenario::load(&saved).unwrap();
     let text = std::fs::read_to_string(&saved).unwrap();
     assert_eq!(text.matches("[[timeline]]").count(), 6, "{text}");
+    // The scenario's bounds described its run without these commands:
+    // `check` of the saved run would fail them. They are left out, and
+    // the file says so.
+    assert!(!text.contains("[expect]\n"), "{text}");
+    assert!(!text.contains("jumped_ahead = {"), "{text}");
+    assert!(text.contains("# The [expect] bounds of"), "{text}");
     let progress = AtomicU64::new(0);
     let headless = runner::run_replication(&replay, 0, seed, false, &progress).unwrap();
     assert_eq!(headless.summary, live);

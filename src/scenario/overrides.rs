@@ -106,6 +106,14 @@ struct Entry<'a> {
 }
 
 /// The scenario text with one `[[timeline]]` entry appended per command.
+/// The scenario text without its table `name` (and the comments above
+/// it), or `None` when it has none.
+pub fn without_table(text: &str, name: &str) -> Option<String> {
+    let mut doc: DocumentMut = text.parse().ok()?;
+    doc.remove(name)?;
+    Some(doc.to_string())
+}
+
 pub fn append_timeline(text: &str, log: &[(SimTime, Command)]) -> String {
     let mut out = text.trim_end().to_string();
     out.push('\n');

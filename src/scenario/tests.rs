@@ -155,3 +155,29 @@ fn an_unknown_action_lists_the_cue_too() {
         "{e}"
     );
 }
+
+/// A run saved without commands and with the scenario's seed is the
+/// scenario's own run: its `[expect]` bounds stay. With commands or
+/// another seed they are left out, with a word why.
+#[test]
+fn a_saved_run_keeps_its_bounds_only_when_it_is_the_scenarios_own() {
+    let text = "name = \"t\"\nseed = 3\n[platform]\nshape = \"1x4\"\n[workload]\nkind = \"ngubiri\"\nmax_size = 4\n\n# Bounds.\n[expect]\nart = { min = 1.0, max = 2.0 }\n";
+    let s = Scenario::parse(text, "t", Path::new("."), &[]).unwrap();
+    let kept = s.save_run(3, &[]);
+    assert!(kept.contains("[expect]\nart = {"), "{kept}");
+    let log = [(
+        SimTime::from_secs(5),
+        crate::engine::Command::SetPolicy {
+            policy: <crate::sched::PolicySpec as crate::policy::SharedParams>::fcfs(),
+        },
+    )];
+    for saved in [s.save_run(3, &log), s.save_run(4, &[])] {
+        assert!(!saved.contains("[expect]\n"), "{saved}");
+        assert!(!saved.contains("# Bounds."), "{saved}");
+        assert!(
+            saved.contains("# The [expect] bounds of t are left out"),
+            "{saved}"
+        );
+        Scenario::parse(&saved, "saved", Path::new("."), &[]).unwrap();
+    }
+}
