@@ -192,7 +192,39 @@ fn a_third_varied_key_must_be_pinned() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("`policy.placement` also take several values"),
+        text(&o.stderr).contains("`policy.placement` also takes several values"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn the_lines_and_the_x_axis_are_two_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = swept(
+        tmp.path(),
+        &[
+            "scenarios/teach-jumping.toml",
+            "--vary",
+            "policy.name=fcfs,fpfs",
+            "--vary",
+            "policy.placement=worst-fit,first-fit",
+        ],
+    );
+    let stem = tmp.path().join("f");
+    let o = schedscope(&[
+        "plot",
+        &d,
+        "--x",
+        "policy.name",
+        "--series",
+        "policy.name",
+        "-o",
+        stem.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--series policy.name is the x axis's key too"),
         "{}",
         text(&o.stderr)
     );

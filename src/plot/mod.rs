@@ -199,6 +199,12 @@ pub fn figure(
         }
     };
     let series_key: Option<String> = match &spec.series {
+        Some(s) if Some(s) == x_key.as_ref() => {
+            return Err(err(format!(
+                "--series {s} is the x axis's key too: the lines need another varied key (varied: {})",
+                keys.join(", ")
+            )));
+        }
         Some(s) => {
             check_key(s, "series")?;
             Some(s.clone())
@@ -214,12 +220,13 @@ pub fn figure(
         .collect();
     if !fixed.is_empty() {
         return Err(err(format!(
-            "{} also take several values here: pick one with --where KEY=VALUE, or draw {} as the lines with --series",
+            "{} also {} several values here: pick one with --where KEY=VALUE, or draw {} as the lines with --series",
             fixed
                 .iter()
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
                 .join(", "),
+            if fixed.len() == 1 { "takes" } else { "take" },
             fixed[0]
         )));
     }
