@@ -98,6 +98,18 @@ pub enum SwfError {
         line: usize,
         found: usize,
     },
+    /// A data line that does not parse holds a control byte: the file is
+    /// most likely not a trace (or not one in plain text or gzip).
+    #[error(
+        "{file} line {line}: not text (byte {byte:#04x} at column {column}): is this an SWF \
+         trace, plain or gzip-compressed?"
+    )]
+    NotText {
+        file: String,
+        line: usize,
+        byte: u8,
+        column: usize,
+    },
     /// A field does not hold a value of the expected kind.
     #[error("{file} line {line}: field {field} ({name}): expected {expected}, found `{found}`")]
     BadField {
@@ -361,6 +373,21 @@ mod tests {
             err.to_string(),
             "test.swf line 1: expected 18 fields, found 19 \
              (extra fields, or a comment without a leading `;`?)"
+        );
+    }
+
+    /// A file that is not text (a binary, or a gzip file cut short before
+    /// its magic bytes) is named as such, not as a line with too few
+    /// fields.
+    #[test]
+    fn a_line_that_is_not_text_is_named_as_such() {
+        let mut bytes = format!("{LINE_A}\n").into_bytes();
+        bytes.extend_from_slice(b"\x8b\x00\x03 7 \x01\xff\n");
+        let err = read_from(bytes.as_slice(), "t.swf.gz").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.swf.gz line 2: not text (byte 0x00 at column 2): is this an SWF trace, \
+             plain or gzip-compressed?"
         );
     }
 

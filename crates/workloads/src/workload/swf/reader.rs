@@ -100,7 +100,19 @@ pub(super) fn parse_lines<B: BufRead>(mut input: B, name: &str) -> Result<SwfTra
             }
             continue;
         }
-        let record = parse_record(content, line_no).map_err(|e| e.into_error(name, line_no))?;
+        let record = parse_record(content, line_no).map_err(|e| {
+            // A line that does not parse and holds control bytes is most
+            // likely not text at all: say so rather than count its fields.
+            match line.iter().position(|&b| is_control(b)) {
+                Some(at) => SwfError::NotText {
+                    file: name.to_string(),
+                    line: line_no,
+                    byte: line[at],
+                    column: at + 1,
+                },
+                None => e.into_error(name, line_no),
+            }
+        })?;
         records.push(record);
     }
     Ok(SwfTrace {
@@ -109,6 +121,12 @@ pub(super) fn parse_lines<B: BufRead>(mut input: B, name: &str) -> Result<SwfTra
         comments,
         source_name: name.to_string(),
     })
+}
+
+/// A byte no text line of a trace holds: a control character other than
+/// the white space ones.
+fn is_control(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | 0x0b | 0x0c | b'\r')) || b == 0x7f
 }
 
 /// A data-line problem, before the file name and line number are attached.
