@@ -11,6 +11,19 @@ fn schedscope(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A chain of two subtasks on one processor: counts of one are singular.
+#[test]
+fn one_edge_and_one_processor_are_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("chain.stg");
+    std::fs::write(&f, "2\n0 0 0\n1 5 1 0\n2 7 1 1\n3 0 1 2\n").unwrap();
+    let out = schedscope(&["taskgraph", "schedule", f.to_str().unwrap(), "--procs", "1"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("2 subtasks, 1 edge, work 12"), "{text}");
+    assert!(text.contains("on 1 processor: makespan 12"), "{text}");
+    assert!(text.contains("1 processor used"), "{text}");
+}
+
 /// A diamond of four subtasks (plus the format's two dummies).
 const DIAMOND: &str = "4\n0 0 0\n1 2 1 0\n2 3 1 1\n3 4 1 1\n4 1 2 2 3\n5 0 1 4\n";
 

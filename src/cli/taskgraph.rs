@@ -1,6 +1,7 @@
 //! `schedscope taskgraph …`: schedule one STG graph and print it, or print
 //! the gap table of an STG set against its optimal makespans.
 
+use crate::sched::explain::plural;
 use crate::taskgraph::ar::{self, RearrangeOrder, Reservation};
 use crate::taskgraph::bnb;
 use crate::taskgraph::gaps::gap_table;
@@ -93,10 +94,10 @@ pub fn run(cmd: &TaskgraphCommand) -> Result<String, String> {
             let mut out = String::new();
             let _ = writeln!(
                 out,
-                "{}: {} subtasks, {} edges, work {}, critical path {}",
+                "{}: {}, {}, work {}, critical path {}",
                 file.display(),
-                g.len(),
-                g.edge_count(),
+                plural(g.len() as u64, "subtask", "subtasks"),
+                plural(g.edge_count() as u64, "edge", "edges"),
                 g.work(),
                 g.critical_path()
             );
@@ -181,10 +182,11 @@ pub fn run(cmd: &TaskgraphCommand) -> Result<String, String> {
 fn describe(out: &mut String, name: &str, g: &crate::taskgraph::TaskGraph, s: &Schedule, p: usize) {
     let _ = writeln!(
         out,
-        "{name} on {p} processors: makespan {} (lower bound {}), {} processors used, efficiency {:.1} %",
+        "{name} on {}: makespan {} (lower bound {}), {} used, efficiency {:.1} %",
+        plural(p as u64, "processor", "processors"),
         s.makespan(g),
         g.lower_bound(p),
-        s.used_procs(),
+        plural(s.used_procs() as u64, "processor", "processors"),
         100.0 * s.efficiency(g)
     );
     out.push_str(&s.render(g, 100));
