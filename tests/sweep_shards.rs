@@ -192,6 +192,29 @@ fn killed_shard_rerun_completes_only_the_missing_points() {
     assert_eq!(o.stdout, want.stdout);
 }
 
+/// One point missing, one failed: said in the singular.
+#[test]
+fn one_missing_point_has_no_result_yet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("out");
+    let d = d.to_str().unwrap();
+    let o = schedscope(&[
+        "sweep",
+        "scenarios/teach-jumping.toml",
+        "--vary",
+        "policy.max_jumps=0,1",
+        "--out",
+        d,
+        "--shard",
+        "0/2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = schedscope(&["merge", d]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("1 of 2 points has no result yet"), "{err}");
+}
+
 #[test]
 fn merge_names_missing_and_failed_points_and_exits_1() {
     let tmp = tempfile::tempdir().unwrap();

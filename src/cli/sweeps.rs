@@ -80,8 +80,8 @@ pub(super) fn sweep(args: SweepArgs) -> Result<(), Failure> {
             .map(|f| format!("  failed  {}  {}: {}", f.id, f.label, f.error))
             .collect();
         return Err(Failure::Incomplete(format!(
-            "{} points failed:\n{}",
-            done.failed.len(),
+            "{} failed:\n{}",
+            crate::sched::explain::plural(done.failed.len() as u64, "point", "points"),
             lines.join("\n")
         )));
     }

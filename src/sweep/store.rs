@@ -422,8 +422,13 @@ impl Gathered {
         let total = self.manifest.points.len();
         if !self.missing.is_empty() {
             out.push(format!(
-                "{} of {total} points have no result yet:",
-                self.missing.len()
+                "{} of {total} points {} no result yet:",
+                self.missing.len(),
+                if self.missing.len() == 1 {
+                    "has"
+                } else {
+                    "have"
+                }
             ));
             for p in &self.missing {
                 out.push(format!("  missing {}  {}", p.id, p.label()));
