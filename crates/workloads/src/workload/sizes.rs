@@ -94,7 +94,8 @@ impl fmt::Display for SizeHistogram {
         }
         writeln!(
             f,
-            "{jobs} jobs · mean size {:.2} · median {} · min {} · max {} · powers of two {:.1} %",
+            "{jobs} {} · mean size {:.2} · median {} · min {} · max {} · powers of two {:.1} %",
+            if jobs == 1 { "job" } else { "jobs" },
             self.mean(),
             self.median(),
             self.counts.keys().next().copied().unwrap_or(0),
@@ -147,6 +148,8 @@ mod tests {
             t.contains("        8         3  37.50 % ████████████████████████████████████████"),
             "{t}"
         );
+        let one = SizeHistogram::of([10]).to_string();
+        assert!(one.starts_with("1 job · mean size 10.00"), "{one}");
     }
 
     #[test]
