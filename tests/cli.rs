@@ -101,6 +101,13 @@ fn a_job_larger_than_every_cluster_is_refused() {
         err.contains(":6:") && err.contains("can never run on 2×4"),
         "{err}"
     );
+    // It gave a size, not components: the message speaks of its size and
+    // says how to split it.
+    assert!(
+        err.contains("job 1: size 5 is one component")
+            && err.contains("give `components` to split it"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -423,12 +423,19 @@ fn inline_job(
         }
     }
     if !platform.can_ever_fit(&components) {
+        let what = if job.components.is_some() {
+            format!("components {}", join(&components))
+        } else {
+            format!(
+                "size {} is one component (give `components` to split it) and",
+                join(&components)
+            )
+        };
         return Err(s.error_at(
             j.span(),
             format!(
-                "job {}: components {} can never run on {} (largest cluster {}, each component needs its own cluster)",
+                "job {}: {what} can never run on {} (largest cluster {}, each component needs its own cluster)",
                 i + 1,
-                join(&components),
                 platform.shape(),
                 platform.largest_cluster()
             ),
