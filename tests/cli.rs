@@ -91,6 +91,40 @@ fn negative_and_zero_values_name_their_key() {
     assert!(err.contains(":8:") && err.contains("replications"), "{err}");
 }
 
+/// Every replication's summary is kept for the confidence intervals: a
+/// count without bound grew without bound (150 MB a second on a small
+/// scenario, until the machine ran out). Refused past 10,000, wherever it
+/// is written.
+#[test]
+fn replications_have_a_bound() {
+    let jobs = "jobs = [{ submit = 0, size = 1, runtime = 1 }]\n";
+    let (code, err, _) = run_text(&format!("{SMALL}{jobs}[run]\nreplications = 10001\n"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(":8:") && err.contains("from 1 to 10000"),
+        "{err}"
+    );
+    let (code, err, _) = run_text(&format!(
+        "{SMALL}{jobs}[run]\nreplications = \"auto\"\nmax_replications = 20000\n"
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("max_replications (20000) is more than 10000"),
+        "{err}"
+    );
+    let o = schedscope(&[
+        "run",
+        "scenarios/teach-jumping.toml",
+        "--replications",
+        "100000000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("from 1 to 10000"), "{}", stderr(&o));
+    // At the bound it runs.
+    let (code, err, _) = run_text(&format!("{SMALL}{jobs}[run]\nreplications = 10000\n"));
+    assert_eq!(code, 0, "{err}");
+}
+
 #[test]
 fn a_job_larger_than_every_cluster_is_refused() {
     let (code, err, _) = run_text(&format!(

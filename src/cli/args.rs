@@ -400,10 +400,11 @@ pub(super) fn parse_replications(s: &str) -> Result<Replications, String> {
     if s == "auto" {
         return Ok(Replications::Auto);
     }
+    let max = crate::scenario::schema::MAX_REPLICATIONS;
     match s.parse::<u32>() {
-        Ok(n) if n >= 1 => Ok(Replications::Fixed(n)),
+        Ok(n) if (1..=max).contains(&n) => Ok(Replications::Fixed(n)),
         _ => Err(format!(
-            "expected a whole number at least 1 or \"auto\", found \"{s}\""
+            "expected a whole number from 1 to {max} or \"auto\", found \"{s}\""
         )),
     }
 }

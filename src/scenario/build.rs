@@ -56,6 +56,13 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
         .validate()
         .map_err(|m| s.invalid(format!("[estimates] {m}")))?;
     f.metrics.groups.validate().map_err(|m| s.invalid(m))?;
+    if f.run.max_replications.0 > super::schema::MAX_REPLICATIONS {
+        return Err(s.invalid(format!(
+            "[run] max_replications ({}) is more than {}: every replication's summary is kept for the confidence intervals",
+            f.run.max_replications,
+            super::schema::MAX_REPLICATIONS
+        )));
+    }
     if f.run.min_replications.0 > f.run.max_replications.0 {
         return Err(s.invalid(format!(
             "[run] min_replications ({}) is larger than max_replications ({})",

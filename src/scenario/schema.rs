@@ -447,6 +447,10 @@ fn d_maxrep() -> AtLeastOne {
     AtLeastOne(30)
 }
 
+/// The most replications a run takes: each one's summary is kept for the
+/// confidence intervals, so the count bounds the memory a run needs.
+pub const MAX_REPLICATIONS: u32 = 10_000;
+
 /// A fixed number of replications, or `"auto"`: until the confidence
 /// half-width of ART is within `relative_error` of the mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -469,9 +473,12 @@ impl<'de> Deserialize<'de> for Replications {
             N(i64),
             S(String),
         }
-        let msg = "replications must be a whole number at least 1 or \"auto\"";
-        match Raw::deserialize(d).map_err(|_| serde::de::Error::custom(msg))? {
-            Raw::N(n) if n >= 1 && n <= u32::MAX as i64 => Ok(Replications::Fixed(n as u32)),
+        let msg =
+            format!("replications must be a whole number from 1 to {MAX_REPLICATIONS} or \"auto\"");
+        match Raw::deserialize(d).map_err(|_| serde::de::Error::custom(&msg))? {
+            Raw::N(n) if (1..=MAX_REPLICATIONS as i64).contains(&n) => {
+                Ok(Replications::Fixed(n as u32))
+            }
             Raw::S(s) if s == "auto" => Ok(Replications::Auto),
             Raw::N(n) => Err(serde::de::Error::custom(format!("{msg}, found {n}"))),
             Raw::S(s) => Err(serde::de::Error::custom(format!("{msg}, found \"{s}\""))),
