@@ -73,6 +73,12 @@ impl Fpfs {
         // after it has been tried yet.
         let mut head = index.next_live(0);
         let mut at = head;
+        // What a job must not pass to fit (changed only by a start).
+        let room = |free: &[u32]| {
+            let freest = free.iter().copied().max().unwrap_or(0);
+            (freest, free.iter().map(|&f| f as u64).sum::<u64>())
+        };
+        let (mut freest, mut total) = room(&self.free);
         while let Some(p) = at {
             let is_head = Some(p) == head;
             let p = if is_head {
@@ -83,8 +89,6 @@ impl Fpfs {
                     self.stopped_at = Some(index.arrival(p));
                     break;
                 }
-                let freest = self.free.iter().copied().max().unwrap_or(0);
-                let total = self.free.iter().map(|&f| f as u64).sum();
                 match index.next_candidate(p, freest, total) {
                     Some(q) => q,
                     None => break,
@@ -100,6 +104,7 @@ impl Fpfs {
             for &(c, w) in &assignment {
                 self.free[c as usize] -= w;
             }
+            (freest, total) = room(&self.free);
             index.started(p);
             out.push(Start {
                 job: key,
