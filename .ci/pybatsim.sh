@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pybatsim 3.2.1 in .ci/venv, for tests/batsim.rs. pybatsim pins
+# pybatsim 3.2.1 in .ci/venv, for tests/batsim/. pybatsim pins
 # pyzmq<23, which has no wheel for current Pythons: it is installed
 # without its pins, beside current pyzmq and its other dependencies.
 set -euo pipefail

@@ -43,6 +43,24 @@ impl Session {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+
+    /// Waits until the pane no longer shows `text`. A key sent right after
+    /// Escape can reach the console in the same read and be taken as
+    /// Alt and that key, as a terminal would send it: wait for Escape to
+    /// have been read before the next key.
+    fn wait_until_gone(&self, text: &str) {
+        let start = Instant::now();
+        loop {
+            let pane = self.capture();
+            if !pane.contains(text) {
+                return;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("the pane kept showing {text:?}:\n{pane}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 fn wait_for_file(path: &Path) -> String {
@@ -247,6 +265,7 @@ fn console_in_tmux_takes_the_mouse_and_gives_it_back() {
     click();
     s.wait_for(&format!(" Job {id} · n next event"));
     s.send("Escape");
+    s.wait_until_gone(&format!(" Job {id} · n next event"));
     s.send("q");
     assert_eq!(wait_for_file(&exit_file).trim(), "0", "exit status");
     assert_eq!(mouse().unwrap_or_default().trim(), "0", "mouse given back");

@@ -264,11 +264,11 @@ const ELSEWHERE: &[(&str, &str)] = &[
     ),
     (
         "venv/bin/pybatsim easyBackfill -s 'tcp://*:28000' -t 0 &",
-        "tests/batsim.rs",
+        "tests/batsim/pybatsim.rs",
     ),
     (
         "schedscope console scenarios/batsim-medium-late.toml --set policy.name=external",
-        "tests/batsim.rs (the console driven by pybatsim)",
+        "tests/batsim/pybatsim.rs (the console driven by pybatsim)",
     ),
 ];
 

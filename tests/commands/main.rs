@@ -11,6 +11,9 @@
 #[path = "../cli.rs"]
 mod cli;
 
+#[path = "../cli_messages.rs"]
+mod cli_messages;
+
 #[path = "../closed_pipe.rs"]
 mod closed_pipe;
 

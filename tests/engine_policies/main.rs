@@ -23,6 +23,9 @@ mod backfill_properties;
 #[path = "../backfill_hand.rs"]
 mod backfill_hand;
 
+#[path = "../backfill_pinned_hand.rs"]
+mod backfill_pinned_hand;
+
 #[path = "../easy_reference.rs"]
 mod easy_reference;
 
