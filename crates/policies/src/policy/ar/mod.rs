@@ -22,6 +22,7 @@
 
 mod entry;
 mod explain;
+mod graphs;
 mod plan;
 
 pub use entry::AR_ENTRY;
@@ -31,6 +32,7 @@ use crate::model::SimTime;
 use crate::sched::Panel;
 use crate::sched::{Explanation, JobKey, ReservationPlanView, Reserve, ReservedBlock};
 use crate::taskgraph::ar::{self as tg, RearrangeOrder};
+use graphs::QueuedGraphs;
 use plan::{backfill_candidates, plan_blocks, plan_entries};
 use std::collections::{HashMap, HashSet};
 
@@ -69,6 +71,8 @@ pub struct Ar {
     now: SimTime,
     waiting_graphs: usize,
     done: ReservationPlanView,
+    /// The queued graph jobs, kept across decision points.
+    queued_graphs: QueuedGraphs,
 }
 
 impl Ar {
@@ -90,6 +94,7 @@ impl Ar {
             now: SimTime::ZERO,
             waiting_graphs: 0,
             done: ReservationPlanView::default(),
+            queued_graphs: QueuedGraphs::default(),
         }
     }
 
@@ -100,16 +105,12 @@ impl Ar {
     /// Queued jobs no reservation holds and no plan names: (graphs,
     /// independent jobs), in queue order.
     fn waiting(&self, view: &SystemView<'_>) -> (Vec<JobKey>, Vec<JobKey>) {
-        let held: HashSet<u64> = view
-            .reservations
-            .iter()
-            .flat_map(|r| r.holds.iter().copied())
-            .collect();
+        let claimed = self.claimed(view);
         let mut graphs = Vec::new();
         let mut jobs = Vec::new();
         for &k in view.queue {
             let j = view.job(k);
-            if held.contains(&j.id) || self.planned(j.id) {
+            if claimed.contains(&j.id) {
                 continue;
             }
             if j.graph.is_some() {
@@ -119,6 +120,27 @@ impl Ar {
             }
         }
         (graphs, jobs)
+    }
+
+    /// The ids of the jobs a reservation holds or a plan names.
+    fn claimed(&self, view: &SystemView<'_>) -> HashSet<u64> {
+        view.reservations
+            .iter()
+            .flat_map(|r| r.holds.iter().copied())
+            .chain(self.plans.iter().flat_map(|p| p.holds.iter().copied()))
+            .collect()
+    }
+
+    /// [`Ar::waiting`]'s graphs alone, from the graphs kept across
+    /// decision points (brought up to date first): no look at every
+    /// queued job.
+    fn waiting_graphs(&mut self, view: &SystemView<'_>) -> Vec<JobKey> {
+        self.queued_graphs.sync(view);
+        let claimed = self.claimed(view);
+        self.queued_graphs
+            .keys()
+            .filter(|&k| !claimed.contains(&view.job(k).id))
+            .collect()
     }
 
     /// The processors' running jobs' estimated ends (now when free),
@@ -257,7 +279,12 @@ impl Ar {
 
     /// First come, first served or EASY over `jobs` on the processors no
     /// job and no reservation claims.
-    fn independent(&self, view: &SystemView<'_>, jobs: &[JobKey], out: &mut Vec<Start>) {
+    fn independent(
+        &self,
+        view: &SystemView<'_>,
+        jobs: impl Iterator<Item = JobKey>,
+        out: &mut Vec<Start>,
+    ) {
         let until = Ar::busy_until(view);
         let n = until.len() as u32;
         let now = view.now;
@@ -272,7 +299,7 @@ impl Ar {
         // Processors no job holds: a job larger than that does not fit,
         // and a long queue is passed over without a processor scan each.
         let mut untaken = taken.iter().filter(|&&t| !t).count();
-        for &k in jobs {
+        for k in jobs {
             let j = view.job(k);
             let end = now.saturating_add(j.estimate);
             let size = j.size as usize;
@@ -420,9 +447,16 @@ impl Ar {
                 }
             }
         }
-        let (graphs, jobs) = self.waiting(view);
-        self.waiting_graphs = graphs.len();
-        self.independent(view, &jobs, out);
+        self.waiting_graphs = self.waiting_graphs(view).len();
+        // The independent jobs in queue order, looked at only as far as
+        // the pass goes (first come, first served stops at the first
+        // that does not fit).
+        let claimed = self.claimed(view);
+        let jobs = view.queue.iter().copied().filter(|&k| {
+            let j = view.job(k);
+            j.graph.is_none() && !claimed.contains(&j.id)
+        });
+        self.independent(view, jobs, out);
     }
 }
 
@@ -438,10 +472,11 @@ impl Phased for Ar {
         if view.now < self.next_tick {
             return;
         }
-        let (graphs, jobs) = self.waiting(view);
+        let graphs = self.waiting_graphs(view);
         if graphs.is_empty() {
             return;
         }
+        let (_, jobs) = self.waiting(view);
         let grid = self.interval.0;
         self.next_tick = SimTime((view.now.0 / grid + 1).saturating_mul(grid));
         if let Some(r) = self.request(view, &graphs, &jobs) {
