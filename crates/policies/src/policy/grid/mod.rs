@@ -152,6 +152,21 @@ pub struct Grid {
     /// that changed a running job under it; none in a run it alone
     /// schedules, where the short way of [`Grid::sync`] suffices.
     long_reads: u64,
+    /// The gangs' times until their processors are idle, worked out while
+    /// freed processors advance (see [`Grid::advance_freed`]).
+    elapsed_memo: ElapsedMemo,
+}
+
+/// Gangs' elapsed times ([`Grid::elapsed`]) kept while no job starts: a
+/// wide job's end frees hundreds of processors that one gang heads, and
+/// each of them asks for the gang's time over all its processors. Only a
+/// start changes what a processor runs while the freed ones advance, and
+/// every start is pushed on the pass's starts: the memo holds while their
+/// count is `starts`.
+#[derive(Clone, Debug, Default)]
+struct ElapsedMemo {
+    starts: Option<usize>,
+    gangs: Vec<(JobKey, SimTime)>,
 }
 
 impl Grid {
@@ -170,6 +185,7 @@ impl Grid {
             largest: 0,
             rng: None,
             scratch: Vec::new(),
+            elapsed_memo: ElapsedMemo::default(),
             runs: Vec::new(),
             busy: Vec::new(),
             long_reads: 0,
@@ -240,6 +256,7 @@ impl Grid {
         freed: &[(usize, usize)],
         out: &mut Vec<Start>,
     ) {
+        self.elapsed_memo = ElapsedMemo::default();
         for &(s, p) in freed {
             self.advance(view, s, p, out);
         }
@@ -248,6 +265,7 @@ impl Grid {
                 self.advance(view, s, p, out);
             }
         }
+        self.elapsed_memo = ElapsedMemo::default();
         if freed
             .iter()
             .any(|&(s, p)| self.sites[s][p].queue.is_empty())

@@ -33,6 +33,30 @@ impl Grid {
             .unwrap_or(SimTime::ZERO)
     }
 
+    /// [`Grid::elapsed`] of the dispatched gang `g` while the freed
+    /// processors advance, kept until a job starts (`starts`: the count of
+    /// the pass's starts now; see `ElapsedMemo`).
+    fn elapsed_while_none_start(
+        &mut self,
+        view: &SystemView<'_>,
+        g: usize,
+        starts: usize,
+    ) -> SimTime {
+        let key = self.dispatched[g].key;
+        let memo = &mut self.elapsed_memo;
+        if memo.starts != Some(starts) {
+            memo.starts = Some(starts);
+            memo.gangs.clear();
+        }
+        if let Some(&(_, e)) = memo.gangs.iter().find(|(k, _)| *k == key) {
+            debug_assert_eq!(e, self.elapsed(view, g), "a kept elapsed time went stale");
+            return e;
+        }
+        let e = self.elapsed(view, g);
+        self.elapsed_memo.gangs.push((key, e));
+        e
+    }
+
     /// T, the `threshold` reading: how long a local job may delay a gang.
     fn threshold(&self) -> SimTime {
         SimTime::from_secs_f64(self.rules.threshold)
@@ -177,7 +201,7 @@ impl Grid {
             self.run_gang(view, k, d.parts, out);
             return;
         }
-        let limit = self.elapsed(view, g) + self.threshold();
+        let limit = self.elapsed_while_none_start(view, g, out.len()) + self.threshold();
         let found = self.sites[site][p]
             .queue
             .iter()
