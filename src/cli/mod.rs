@@ -243,9 +243,10 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
             // the simulation: a bad --out costs no run.
             let out = match &out {
                 Some(dir) => {
-                    let out = OutDir::prepare(dir).map_err(|e| Failure::BadInput(e.to_string()))?;
+                    // The handler first: a signal between the staging
+                    // folder's making and the handler would leave it.
                     out_dir::remove_on_signal().map_err(|e| Failure::Other(e.into()))?;
-                    Some(out)
+                    Some(OutDir::prepare(dir).map_err(|e| Failure::BadInput(e.to_string()))?)
                 }
                 None => None,
             };
