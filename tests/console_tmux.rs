@@ -227,6 +227,10 @@ fn console_in_tmux_takes_the_mouse_and_gives_it_back() {
         return;
     };
     s.wait_for("▶ running");
+    // The mouse is the subject here: faster, so that three jobs are soon
+    // waiting (at the tour's own speed that takes a dozen seconds).
+    s.send("+");
+    s.send("+");
     let mouse = || tmux(&["display-message", "-p", "-t", &s.0, "#{mouse_any_flag}"]);
     assert_eq!(mouse().unwrap_or_default().trim(), "1", "mouse reports on");
     // Paused with three jobs or more waiting: the third row under the
@@ -355,6 +359,10 @@ fn compare_mode_in_tmux() {
     s.send("Enter");
     s.wait_for("✓ injected job 1000000001");
     s.send("Space");
+    // Faster to the end: the pace is not what is tested here.
+    for _ in 0..3 {
+        s.send("+");
+    }
     let pane = s.wait_for("■ finished");
     assert!(
         pane.matches("done 6").count() >= 2,

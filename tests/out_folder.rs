@@ -26,15 +26,16 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A large run into `dir`: a few seconds of simulation, then a few seconds
-/// of writing a jobs.csv of a few hundred megabytes.
+/// A large run into `dir`: seconds of simulation, then a jobs.csv of some
+/// 65 MB and other files of over 100 MB written (seconds in a test build,
+/// long enough for a signal to land in the middle).
 fn start_large(dir: &Path) -> Child {
     Command::new(BIN)
         .args([
             "run",
             &scenario("default.toml"),
             "--set",
-            "run.jobs=2000000",
+            "run.jobs=500000",
             "--out",
             dir.to_str().unwrap(),
         ])
