@@ -134,9 +134,8 @@ impl Ar {
     /// [`Ar::waiting`]'s graphs alone, from the graphs kept across
     /// decision points (brought up to date first): no look at every
     /// queued job.
-    fn waiting_graphs(&mut self, view: &SystemView<'_>) -> Vec<JobKey> {
+    fn waiting_graphs(&mut self, view: &SystemView<'_>, claimed: &HashSet<u64>) -> Vec<JobKey> {
         self.queued_graphs.sync(view);
-        let claimed = self.claimed(view);
         self.queued_graphs
             .keys()
             .filter(|&k| !claimed.contains(&view.job(k).id))
@@ -447,11 +446,11 @@ impl Ar {
                 }
             }
         }
-        self.waiting_graphs = self.waiting_graphs(view).len();
+        let claimed = self.claimed(view);
+        self.waiting_graphs = self.waiting_graphs(view, &claimed).len();
         // The independent jobs in queue order, looked at only as far as
         // the pass goes (first come, first served stops at the first
         // that does not fit).
-        let claimed = self.claimed(view);
         let jobs = view.queue.iter().copied().filter(|&k| {
             let j = view.job(k);
             j.graph.is_none() && !claimed.contains(&j.id)
@@ -472,7 +471,7 @@ impl Phased for Ar {
         if view.now < self.next_tick {
             return;
         }
-        let graphs = self.waiting_graphs(view);
+        let graphs = self.waiting_graphs(view, &self.claimed(view));
         if graphs.is_empty() {
             return;
         }
