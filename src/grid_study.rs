@@ -20,7 +20,7 @@ use crate::policy::SharedParams;
 use crate::policy::grid::GridRules;
 use crate::runner::RunOptions;
 use crate::scenario::Scenario;
-use crate::scenario::kinds::{FamilyValues, Figure, FigureFamily, FigureFold};
+use crate::scenario::kinds::{Columns, FamilyValues, Figure, FigureFamily, FigureFold, lines};
 use crate::sched::{PolicyName, PolicySpec};
 use crate::workload::grid::{GangService, GangSizes, GridParams};
 use serde::Serialize;
@@ -102,29 +102,47 @@ pub static GRID_FAMILY: FigureFamily = FigureFamily {
     name: "grid",
     title: "two-site grid",
     figures: &[
-        figure("rt", "local RT", 3, Some("RT")),
-        figure("sld", "local SLD", 3, Some("SLD")),
-        figure("wrt", "gang WRT", 3, Some("WRT")),
-        figure("wsld", "gang WSLD", 3, Some("WSLD")),
-        figure("gangs_finished_pct", "% gangs finished", 2, Some("% gangs")),
-        figure("utilization", "U (to the end)", 4, Some("U")),
+        figure("grid.rt", "local RT", 3, Some("RT")),
+        figure("grid.sld", "local SLD", 3, Some("SLD")),
+        figure("grid.wrt", "gang WRT", 3, Some("WRT")),
+        figure("grid.wsld", "gang WSLD", 3, Some("WSLD")),
+        figure(
+            "grid.gangs_finished_pct",
+            "% gangs finished",
+            2,
+            Some("% gangs"),
+        ),
+        figure("grid.utilization", "U (to the end)", 4, Some("U")),
         // Held and computing differ only when gangs' tasks end apart.
         Figure {
-            unless_equal_to: Some("utilization"),
-            ..figure("busy_utilization", "U computing", 4, Some("U busy"))
+            unless_equal_to: Some("grid.utilization"),
+            ..figure("grid.busy_utilization", "U computing", 4, Some("U busy"))
         },
-        figure("backfilled", "backfilled locals", 0, None),
+        figure("grid.backfilled", "backfilled locals", 0, None),
     ],
-    columns: &[
-        "utilization",
-        "busy_utilization",
-        "gangs_finished_pct",
-        "rt",
-        "sld",
-        "wrt",
-        "wsld",
+    columns: Columns::Instead(&[
+        "grid.utilization",
+        "grid.busy_utilization",
+        "grid.gangs_finished_pct",
+        "grid.rt",
+        "grid.sld",
+        "grid.wrt",
+        "grid.wsld",
+    ]),
+    csv: &[
+        "grid.rt",
+        "grid.sld",
+        "grid.wrt",
+        "grid.wsld",
+        "grid.gangs_finished_pct",
+        "grid.utilization",
+        "grid.busy_utilization",
+        "grid.backfilled",
     ],
-    fold: || Box::new(GridAcc::default()),
+    block: lines,
+    // The paper's figures are of every job of the run (its runs stop at a
+    // number of completions and have no warm-up).
+    fold: |_warmup_jobs| Box::new(GridAcc::default()),
 };
 
 impl FigureFold for GridAcc {
@@ -146,28 +164,28 @@ impl GridFigures {
     pub fn of(values: &FamilyValues) -> GridFigures {
         let f = |n: &str| values.get(n).expect("a grid figure");
         GridFigures {
-            rt: f("rt"),
-            sld: f("sld"),
-            wrt: f("wrt"),
-            wsld: f("wsld"),
-            gangs_finished_pct: f("gangs_finished_pct"),
-            utilization: f("utilization"),
-            busy_utilization: f("busy_utilization"),
-            backfilled: f("backfilled") as u64,
+            rt: f("grid.rt"),
+            sld: f("grid.sld"),
+            wrt: f("grid.wrt"),
+            wsld: f("grid.wsld"),
+            gangs_finished_pct: f("grid.gangs_finished_pct"),
+            utilization: f("grid.utilization"),
+            busy_utilization: f("grid.busy_utilization"),
+            backfilled: f("grid.backfilled") as u64,
         }
     }
 
     /// A figure by its name in [`GRID_FAMILY`].
     pub fn get(&self, name: &str) -> Option<f64> {
         Some(match name {
-            "rt" => self.rt,
-            "sld" => self.sld,
-            "wrt" => self.wrt,
-            "wsld" => self.wsld,
-            "gangs_finished_pct" => self.gangs_finished_pct,
-            "utilization" => self.utilization,
-            "busy_utilization" => self.busy_utilization,
-            "backfilled" => self.backfilled as f64,
+            "grid.rt" => self.rt,
+            "grid.sld" => self.sld,
+            "grid.wrt" => self.wrt,
+            "grid.wsld" => self.wsld,
+            "grid.gangs_finished_pct" => self.gangs_finished_pct,
+            "grid.utilization" => self.utilization,
+            "grid.busy_utilization" => self.busy_utilization,
+            "grid.backfilled" => self.backfilled as f64,
             _ => return None,
         })
     }

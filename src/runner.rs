@@ -162,8 +162,8 @@ pub fn run_seeded(
     let mut engine = scenario.build_engine(seed, false)?;
     let mut metrics = scenario.new_metrics();
     let mut records = Vec::new();
-    let family = scenario.workload().family();
-    let mut fold = family.map(|f| (f.fold)());
+    let family = scenario.family();
+    let mut fold = family.map(|f| (f.fold)(scenario.file.run.warmup_jobs));
     // With `[run] completions`, the run ends as soon as that many jobs
     // have completed, so records are read after every event.
     let stop = scenario.file.run.completions.map(|n| n.0 as u64);
@@ -363,9 +363,6 @@ pub struct ReplicatedSummary {
     pub groups: [Vec<ReplicatedRow>; 3],
     /// Per SWF user (empty without users).
     pub users: Vec<ReplicatedRow>,
-    /// The moldable figures (`long.response`, `moldable.folded` …), when
-    /// the runs had moldable jobs.
-    pub moldable: Vec<(String, Replicated)>,
     /// The workload kind's own figures over replications (none unless its
     /// kind has a family of them), in the family's order.
     pub family: Option<(&'static FigureFamily, Vec<Replicated>)>,
@@ -418,23 +415,11 @@ impl ReplicatedSummary {
         let overall = OVERALL_FIGURES.iter().map(|&n| (n, fig(n))).collect();
         let groups = Grouping::ALL.map(|g| replicate_rows(summaries, |s| &s.groups[g as usize]));
         let users = replicate_rows(summaries, |s| &s.users);
-        let moldable = if summaries.iter().any(|s| s.moldable.is_some()) {
-            crate::metrics::moldable::MoldableFigures::names()
-                .into_iter()
-                .map(|n| {
-                    let r = fig(&n);
-                    (n, r)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         ReplicatedSummary {
             replications: summaries.len(),
             overall,
             groups,
             users,
-            moldable,
             family: None,
         }
     }
@@ -448,24 +433,14 @@ impl ReplicatedSummary {
 
     /// A figure by its dotted name (see [`Summary::figure`]).
     pub fn figure(&self, name: &str) -> Option<Replicated> {
+        if let Some((family, values)) = &self.family
+            && let Some(i) = family.position(name)
+        {
+            return values.get(i).copied();
+        }
         let parts: Vec<&str> = name.split('.').collect();
         match parts.as_slice() {
             [n] | ["overall", n] => self.get(n),
-            ["long" | "short" | "moldable", _] => self
-                .moldable
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|&(_, r)| r),
-            [f, n]
-                if self
-                    .family
-                    .as_ref()
-                    .is_some_and(|(family, _)| family.name == *f) =>
-            {
-                let (family, values) = self.family.as_ref()?;
-                let i = family.figures.iter().position(|x| x.name == *n)?;
-                values.get(i).copied()
-            }
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;

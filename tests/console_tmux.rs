@@ -31,14 +31,21 @@ impl Session {
 
     /// Waits until the pane shows `text`; the pane on failure.
     fn wait_for(&self, text: &str) -> String {
+        self.wait_for_all(&[text])
+    }
+
+    /// Waits until the pane shows every one of `texts` at once: a capture
+    /// can catch a frame half drawn, so what a frame shows together is
+    /// waited for together. The pane on failure.
+    fn wait_for_all(&self, texts: &[&str]) -> String {
         let start = Instant::now();
         loop {
             let pane = self.capture();
-            if pane.contains(text) {
+            if texts.iter().all(|t| pane.contains(t)) {
                 return pane;
             }
             if start.elapsed() > Duration::from_secs(30) {
-                panic!("the pane never showed {text:?}:\n{pane}");
+                panic!("the pane never showed all of {texts:?}:\n{pane}");
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -126,8 +133,7 @@ fn no_arguments_open_the_tour_and_every_view_moves() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let _ = tmux(&["resize-window", "-t", &s.0, "-x", "80", "-y", "24"]);
-    let pane = s.wait_for("Tab → groups · history");
-    assert!(pane.contains("link c24"), "{pane}");
+    s.wait_for_all(&["Tab → groups · history", "link c24"]);
     s.send("q");
     let code = wait_for_file(&exit_file);
     assert_eq!(code.trim(), "0", "exit status");
@@ -191,20 +197,15 @@ fn console_in_tmux_policy_inject_estimate_quit() {
     s.send("i");
     s.wait_for("Inject jobs");
     s.send("Enter");
-    let pane = s.wait_for("✓ injected job 1000000001");
-    assert!(pane.contains("◆"), "{pane}");
+    s.wait_for_all(&["✓ injected job 1000000001", "◆"]);
 
     s.send("e");
-    let pane = s.wait_for("estimates are now ±10 % uniform error for jobs that arrive from now on");
-    assert!(
-        pane.contains("policy FPFS(maxJumps 0) + worst fit"),
-        "{pane}"
-    );
-    assert!(
-        pane.contains("estimates ±10 % uniform error (new arrivals)"),
-        "{pane}"
-    );
-    assert!(pane.contains("Queue"), "{pane}");
+    let pane = s.wait_for_all(&[
+        "estimates are now ±10 % uniform error for jobs that arrive from now on",
+        "policy FPFS(maxJumps 0) + worst fit",
+        "estimates ±10 % uniform error (new arrivals)",
+        "Queue",
+    ]);
     assert!(!pane.contains("links:"), "no network, no line: {pane}");
 
     s.send("q");
@@ -305,24 +306,23 @@ fn console_in_tmux_at_80_by_24() {
     s.send("i");
     s.wait_for("Inject jobs · Enter injects");
     s.send("Enter");
-    let pane = s.wait_for("✓ injected job 1000000001");
-    assert!(pane.contains("◆"), "{pane}");
+    s.wait_for_all(&["✓ injected job 1000000001", "◆"]);
 
     s.send("e");
-    let pane = s.wait_for("estimates are now ±10 % uniform error");
-    assert!(pane.contains("est. ±10 % uniform error"), "{pane}");
+    s.wait_for_all(&[
+        "estimates are now ±10 % uniform error",
+        "est. ±10 % uniform error",
+    ]);
 
     s.send("?");
-    let pane = s.wait_for("Help · ↑↓ PgUp PgDn scroll");
-    assert!(
-        pane.contains("Main screen") && pane.contains("↓ more"),
-        "{pane}"
-    );
+    s.wait_for_all(&["Help · ↑↓ PgUp PgDn scroll", "Main screen", "↓ more"]);
     s.send("End");
-    let pane = s.wait_for("end · Home: top");
-    for part in ["Marks", "Estimate error prompt", "▶ head"] {
-        assert!(pane.contains(part), "{part} missing:\n{pane}");
-    }
+    s.wait_for_all(&[
+        "end · Home: top",
+        "Marks",
+        "Estimate error prompt",
+        "▶ head",
+    ]);
     s.send("Escape");
     s.wait_for("Tab → groups · history");
 

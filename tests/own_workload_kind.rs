@@ -1,12 +1,17 @@
 //! A workload kind of one's own, registered from outside schedscope's
 //! crate: scenarios name it, its keys live in `[workload.params]` with
 //! errors at their lines, every job it makes runs for the time it asked,
-//! injected jobs join it, and the catalog refuses what it must.
+//! injected jobs join it, its own family of figures reaches every report,
+//! and the catalog refuses what it must.
 
-use schedscope::model::{JobSpec, SimTime};
+use schedscope::engine::Engine;
+use schedscope::model::{JobRecord, JobSpec, SimTime};
 use schedscope::runner::{RunOptions, run};
-use schedscope::scenario::kinds::{self, Validated, Workload, WorkloadKindEntry};
+use schedscope::scenario::kinds::{
+    self, Columns, Figure, FigureFamily, FigureFold, Validated, Workload, WorkloadKindEntry,
+};
 use schedscope::scenario::{Scenario, ScenarioError};
+use schedscope::sweep::render::{self, Row};
 use schedscope::workload::JobSource;
 use std::path::Path;
 use std::sync::Once;
@@ -57,7 +62,7 @@ fn register() {
             summary: "one job every `gap` seconds",
             keys: &["params"],
             needs_platform: true,
-            family: None,
+            family: Some(&STEADY_FAMILY),
             validate: |s, w, _platform| {
                 let p = w.params.as_ref().map(|p| p.get_ref());
                 Ok(Validated::of(Steady {
@@ -69,6 +74,75 @@ fn register() {
         })
         .expect("a new name");
     });
+}
+
+const fn figure(name: &'static str, label: &'static str, column: Option<&'static str>) -> Figure {
+    Figure {
+        name,
+        label,
+        decimals: 2,
+        column,
+        unless_equal_to: None,
+        never_negative: true,
+    }
+}
+
+/// The kind's own figures: the measured jobs' mean run time, and the
+/// longest jobs (three times the run time) in a table of their own.
+static STEADY_FAMILY: FigureFamily = FigureFamily {
+    name: "steady",
+    title: "steady jobs",
+    figures: &[
+        figure("steady.jobs", "jobs", None),
+        figure("steady.mean_run", "mean run", Some("mean run")),
+        figure("longest.jobs", "longest jobs", Some("longest")),
+        figure(
+            "longest.mean_wait",
+            "longest mean wait",
+            Some("longest wait"),
+        ),
+    ],
+    columns: Columns::After(&["steady.mean_run", "longest.jobs"]),
+    csv: &["steady.mean_run", "longest.jobs", "longest.mean_wait"],
+    block: kinds::lines,
+    fold: |warmup_jobs| {
+        Box::new(SteadyFold {
+            warmup_jobs,
+            ..SteadyFold::default()
+        })
+    },
+};
+
+#[derive(Default)]
+struct SteadyFold {
+    warmup_jobs: u64,
+    jobs: u64,
+    run: f64,
+    longest: u64,
+    longest_wait: f64,
+}
+
+impl FigureFold for SteadyFold {
+    fn record(&mut self, r: &JobRecord) {
+        if r.arrival < self.warmup_jobs || r.injected {
+            return;
+        }
+        self.jobs += 1;
+        self.run += r.elapsed().as_secs_f64();
+        if r.runtime == SimTime::from_secs(75) {
+            self.longest += 1;
+            self.longest_wait += r.wait().as_secs_f64();
+        }
+    }
+
+    fn values(&self, _engine: &Engine) -> Vec<f64> {
+        vec![
+            self.jobs as f64,
+            self.run / self.jobs.max(1) as f64,
+            self.longest as f64,
+            self.longest_wait / self.longest.max(1) as f64,
+        ]
+    }
 }
 
 const SCENARIO: &str = r#"name = "steady"
@@ -115,6 +189,75 @@ fn a_registered_kind_runs_every_job_it_makes_for_the_time_it_asked() {
         );
         assert!(j.start >= j.submit);
     }
+}
+
+#[test]
+fn its_family_of_figures_reaches_every_report() {
+    register();
+    let sc = parse(SCENARIO, &["run.warmup_jobs=6", "run.replications=2"]).unwrap();
+    let r = run(&sc, &RunOptions::default(), &AtomicU64::new(0)).unwrap();
+    let s = r.summary();
+    let mean = |n: &str| s.figure(n).unwrap_or_else(|| panic!("{n}")).mean;
+    // 54 measured jobs of 25, 50 and 75 s, a third of each.
+    assert_eq!(mean("steady.jobs"), 54.0);
+    assert_eq!(mean("steady.mean_run"), 50.0);
+    assert_eq!(mean("longest.jobs"), 18.0);
+    assert!(s.figure("longest.nonsense").is_none());
+
+    // The JSON summary: the family's table, a table of its own for the
+    // figures named after another word, half-widths beside each.
+    let v = schedscope::report::json::summary(&sc, &r);
+    let t = &v["metrics"]["steady"];
+    assert_eq!(t["mean_run"], 50.0, "{t}");
+    assert_eq!(t["longest"]["jobs"], 18.0, "{t}");
+    assert_eq!(t["longest"]["half_width"]["jobs"], 0.0, "{t}");
+    assert_eq!(t["half_width"]["mean_run"], 0.0, "{t}");
+    let wait = render::figure(&v, "longest.mean_wait").unwrap();
+    assert_eq!(wait, s.figure("longest.mean_wait").unwrap());
+    assert!(wait.mean > 0.0, "the longest jobs waited: {wait:?}");
+    assert!(render::never_negative("longest.mean_wait"));
+
+    // The run's table: the family's block under its title.
+    let table = schedscope::report::table::render(&sc, &r);
+    assert!(table.contains("\n  steady jobs\n"), "{table}");
+    assert!(
+        table.contains("    mean run            50.00 ± 0.00\n"),
+        "{table}"
+    );
+
+    // A sweep's table shows its columns after the common ones; its CSV
+    // the figures it lists.
+    let settings = [("policy.name".to_string(), "fcfs".to_string())];
+    let rows = [Row {
+        settings: &settings,
+        summary: &v,
+    }];
+    let keys = ["policy.name".to_string()];
+    let head = render::table(&keys, &rows);
+    let head = head.lines().next().unwrap();
+    assert!(
+        head.ends_with("util           mean run            longest"),
+        "{head}"
+    );
+    let csv = render::csv(&keys, &rows);
+    let head = csv.lines().next().unwrap();
+    assert!(
+        head.ends_with(
+            "requeued_half_width,steady.mean_run,steady.mean_run_half_width,longest.jobs,\
+             longest.jobs_half_width,longest.mean_wait,longest.mean_wait_half_width"
+        ),
+        "{head}"
+    );
+
+    // `[expect]` knows its figures by name.
+    let ok = format!("{SCENARIO}[expect]\n\"longest.jobs\" = {{ min = 18, max = 18 }}\n");
+    assert!(parse(&ok, &["run.warmup_jobs=6"]).is_ok());
+    let bad = format!("{SCENARIO}[expect]\n\"longest.nonsense\" = {{ min = 1 }}\n");
+    let e = parse(&bad, &[]).unwrap_err().to_string();
+    assert!(
+        e.contains("[expect] has no figure \"longest.nonsense\"") && e.contains("longest.jobs"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -177,8 +177,6 @@ pub struct Metrics {
     users: std::collections::BTreeMap<i64, Acc>,
     first_submit: Option<SimTime>,
     last_end: SimTime,
-    /// Per-class figures, once a moldable job is recorded.
-    moldable: Option<moldable::MoldableAcc>,
 }
 
 impl Metrics {
@@ -203,7 +201,6 @@ impl Metrics {
             excluded: 0,
             first_submit: None,
             last_end: SimTime::ZERO,
-            moldable: None,
         }
     }
 
@@ -235,9 +232,6 @@ impl Metrics {
             self.users.entry(u).or_default().add(&f);
         }
         self.injected += r.injected as u64;
-        if r.moldable.is_some() {
-            self.moldable.get_or_insert_default().add(r);
-        }
         self.first_submit = Some(self.first_submit.map_or(r.submit, |s| s.min(r.submit)));
         self.last_end = self.last_end.max(r.end);
     }
@@ -314,13 +308,7 @@ impl Metrics {
                 self.group_rows(Grouping::Components),
                 self.group_rows(Grouping::Widest),
             ],
-            moldable: self.moldable.map(|m| m.figures()),
         }
-    }
-
-    /// Whether a moldable job has been recorded.
-    pub fn has_moldable(&self) -> bool {
-        self.moldable.is_some()
     }
 }
 
@@ -369,9 +357,10 @@ pub const GROUP_FIGURES: [&str; 6] = [
 /// (never before it); a slowdown, a response over a positive run time
 /// (bounded ones are at least 1); a standard deviation; a share of jobs,
 /// of load or of processor-time; a makespan from the first submit to the
-/// last end; a mean partition in processors; seconds of work lost. A name
-/// this does not know reads as possibly negative, so nothing is cut that
-/// should not be.
+/// last end. A workload kind's own figures are declared with its family
+/// ([`crate::scenario::kinds::Figure::never_negative`]). A name this does
+/// not know reads as possibly negative, so nothing is cut that should not
+/// be.
 pub fn never_negative(name: &str) -> bool {
     let overall = |n: &str| {
         matches!(
@@ -392,19 +381,10 @@ pub fn never_negative(name: &str) -> bool {
             "count" | "number_pct" | "load_pct" | "art" | "mean_wait" | "mean_slowdown"
         )
     };
-    let class = |n: &str| {
-        matches!(
-            n,
-            "jobs" | "response" | "execution" | "wait" | "wait_sd" | "partition"
-        )
-    };
-    let moldable = |n: &str| matches!(n, "aborted" | "folded" | "expanded" | "work_lost");
     let parts: Vec<&str> = name.split('.').collect();
     match parts.as_slice() {
         [n] | ["overall", n] => overall(n),
         ["groups", _, _, n] => group(n),
-        ["long" | "short", n] => class(n),
-        ["moldable", n] => moldable(n),
         _ => false,
     }
 }
@@ -465,9 +445,6 @@ pub struct Summary {
     pub users: Vec<GroupRow>,
     /// Size, components, widest.
     pub groups: [Vec<GroupRow>; 3],
-    /// Long and short moldable jobs apart, when the run had any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub moldable: Option<moldable::MoldableFigures>,
 }
 
 impl Summary {
@@ -498,7 +475,6 @@ impl Summary {
         match parts.as_slice() {
             [n] => overall(n),
             ["overall", n] => overall(n),
-            ["long" | "short" | "moldable", _] => self.moldable.as_ref()?.figure(name),
             ["groups", g, label, n] => {
                 let g = Grouping::from_name(g)?;
                 let row = self.groups[g as usize].iter().find(|r| r.label == *label)?;
@@ -525,9 +501,6 @@ impl Summary {
                     v.push(format!("groups.{}.{}.{}", g.name(), r.label, n));
                 }
             }
-        }
-        if self.moldable.is_some() {
-            v.extend(moldable::MoldableFigures::names());
         }
         v
     }
@@ -611,7 +584,6 @@ mod tests {
             names.extend(GROUP_FIGURES.iter().map(|n| format!("groups.{g}.S1.{n}")));
             names.extend(GROUP_FIGURES.iter().map(|n| format!("groups.{g}.*.{n}")));
         }
-        names.extend(moldable::MoldableFigures::names());
         for n in &names {
             assert!(never_negative(n), "{n} is not declared never negative");
         }

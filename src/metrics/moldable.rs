@@ -1,6 +1,8 @@
 //! The moldable-job figures: response, execution and wait time for long
 //! and short jobs apart, the standard deviation of wait, the mean
-//! partition, and what folding and aborts did.
+//! partition, and what folding and aborts did: the `moldable` kind's
+//! family of figures (`long.response`, `short.wait_sd`, `moldable.folded`
+//! …, declared with the kind).
 
 use crate::model::JobRecord;
 use serde::Serialize;
@@ -114,18 +116,6 @@ impl MoldableAcc {
     }
 }
 
-/// The figure names a summary with moldable jobs answers, beside the
-/// overall ones: `long.<f>`, `short.<f>` and `moldable.<count>`.
-pub const CLASS_FIGURES: [&str; 6] = [
-    "jobs",
-    "response",
-    "execution",
-    "wait",
-    "wait_sd",
-    "partition",
-];
-pub const COUNT_FIGURES: [&str; 4] = ["aborted", "folded", "expanded", "work_lost"];
-
 impl ClassFigures {
     pub fn get(&self, name: &str) -> Option<f64> {
         Some(match name {
@@ -156,20 +146,6 @@ impl MoldableFigures {
             }),
             _ => None,
         }
-    }
-
-    /// Every name [`MoldableFigures::figure`] answers.
-    pub fn names() -> Vec<String> {
-        let mut v = Vec::new();
-        for c in ["long", "short"] {
-            for n in CLASS_FIGURES {
-                v.push(format!("{c}.{n}"));
-            }
-        }
-        for n in COUNT_FIGURES {
-            v.push(format!("moldable.{n}"));
-        }
-        v
     }
 }
 

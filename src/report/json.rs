@@ -5,7 +5,9 @@ use crate::metrics::{Grouping, Replicated};
 use crate::policy::Catalogued;
 use crate::runner::{ReplicatedRow, RunResult};
 use crate::scenario::Scenario;
+use crate::scenario::kinds::FigureFamily;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -63,19 +65,8 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     let mut metrics = Map::new();
     metrics.insert("overall".into(), Value::Object(overall));
     metrics.insert("groups".into(), Value::Object(groups));
-    if !s.moldable.is_empty() {
-        metrics.insert("moldable".into(), moldable(&s.moldable));
-    }
     if let Some((family, values)) = &s.family {
-        let mut figures = Map::new();
-        let mut fhw = Map::new();
-        for (f, r) in family.figures.iter().zip(values) {
-            put(&mut figures, &mut fhw, f.name, *r);
-        }
-        if !fhw.is_empty() {
-            figures.insert("half_width".into(), Value::Object(fhw));
-        }
-        metrics.insert(family.name.into(), Value::Object(figures));
+        metrics.insert(family.name.into(), family_table(family, values));
     }
     let policy = &scenario.file.policy;
     let platform = scenario.platform();
@@ -127,37 +118,29 @@ pub fn summary(scenario: &Scenario, result: &RunResult) -> Value {
     out
 }
 
-/// `{"long": {...}, "short": {...}, "aborted": …}`, each table with its
-/// half-widths.
-fn moldable(figures: &[(String, Replicated)]) -> Value {
-    let mut top = Map::new();
-    let mut top_hw = Map::new();
+/// A family's figures as a table, each with its half-width: a figure whose
+/// dotted name starts with the family's name in the table itself
+/// (`grid.rt` as `rt`), any other in a table of its own there
+/// (`long.response` as `long.response`).
+fn family_table(family: &FigureFamily, values: &[Replicated]) -> Value {
     type Table = Map<String, Value>;
-    let mut classes: Vec<(&str, Table, Table)> = ["long", "short"]
-        .into_iter()
-        .map(|c| (c, Map::new(), Map::new()))
-        .collect();
-    for (name, r) in figures {
-        match name.split_once('.') {
-            Some(("moldable", n)) => put(&mut top, &mut top_hw, n, *r),
-            Some((c, n)) => {
-                if let Some((_, o, hw)) = classes.iter_mut().find(|(k, _, _)| *k == c) {
-                    put(o, hw, n, *r);
-                }
-            }
-            None => {}
+    let mut tables: BTreeMap<Option<&str>, (Table, Table)> = BTreeMap::new();
+    for (f, r) in family.figures.iter().zip(values) {
+        let (table, name) = f.place(family.name);
+        let (o, hw) = tables.entry(table).or_default();
+        put(o, hw, name, *r);
+    }
+    let (mut out, hw) = tables.remove(&None).unwrap_or_default();
+    for (table, (mut o, h)) in tables {
+        if !h.is_empty() {
+            o.insert("half_width".into(), Value::Object(h));
         }
+        out.insert(table.unwrap_or_default().into(), Value::Object(o));
     }
-    for (c, mut o, hw) in classes {
-        if !hw.is_empty() {
-            o.insert("half_width".into(), Value::Object(hw));
-        }
-        top.insert(c.to_string(), Value::Object(o));
+    if !hw.is_empty() {
+        out.insert("half_width".into(), Value::Object(hw));
     }
-    if !top_hw.is_empty() {
-        top.insert("half_width".into(), Value::Object(top_hw));
-    }
-    Value::Object(top)
+    Value::Object(out)
 }
 
 /// Pretty JSON text with a final newline.

@@ -4,7 +4,6 @@ use crate::metrics::{Grouping, Replicated};
 use crate::policy::Catalogued;
 use crate::runner::{ReplicatedSummary, RunResult};
 use crate::scenario::Scenario;
-use crate::scenario::kinds::FigureFamily;
 use std::fmt::Write;
 
 /// `12.34` or `12.34 ± 0.56`.
@@ -40,13 +39,9 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
         let _ = writeln!(out, "note: {u}");
     }
     out.push_str(&overall(&s));
-    if !s.moldable.is_empty() {
-        out.push('\n');
-        out.push_str(&moldable(&s));
-    }
     if let Some((family, values)) = &s.family {
         out.push('\n');
-        out.push_str(&family_block(family, values));
+        out.push_str(&(family.block)(family, values));
     }
     for g in Grouping::ALL {
         out.push('\n');
@@ -104,67 +99,6 @@ pub fn overall(s: &ReplicatedSummary) -> String {
             let _ = writeln!(out, "  {label:<21} {}", cell(k, 0));
         }
     }
-    out
-}
-
-/// A workload kind's own figures, one per line under the family's title;
-/// a figure declared to be shown only where it differs from another is
-/// left out where they are equal.
-pub fn family_block(family: &FigureFamily, values: &[Replicated]) -> String {
-    let value = |name: &str| {
-        family
-            .figures
-            .iter()
-            .position(|f| f.name == name)
-            .and_then(|i| values.get(i).copied())
-            .unwrap_or(Replicated {
-                mean: 0.0,
-                half_width: None,
-            })
-    };
-    let mut out = format!("  {}\n", family.title);
-    for (f, &v) in family.figures.iter().zip(values) {
-        if f.unless_equal_to
-            .is_some_and(|other| value(other).mean == v.mean)
-        {
-            continue;
-        }
-        let _ = writeln!(out, "    {:<20}{}", f.label, cell(v, f.decimals));
-    }
-    out
-}
-
-/// Long and short moldable jobs apart, and what folding and aborts did.
-pub fn moldable(s: &ReplicatedSummary) -> String {
-    let f = |n: &str| {
-        s.figure(n).unwrap_or(Replicated {
-            mean: 0.0,
-            half_width: None,
-        })
-    };
-    let mut out = String::from(
-        "  moldable            jobs         response        execution             wait       sd of wait        partition\n",
-    );
-    for c in ["long", "short"] {
-        let _ = writeln!(
-            out,
-            "  {c:<8} {:>13} {:>16} {:>16} {:>16} {:>16} {:>16}",
-            cell(f(&format!("{c}.jobs")), 0),
-            cell(f(&format!("{c}.response")), 1),
-            cell(f(&format!("{c}.execution")), 1),
-            cell(f(&format!("{c}.wait")), 1),
-            cell(f(&format!("{c}.wait_sd")), 1),
-            cell(f(&format!("{c}.partition")), 2),
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  aborted {} · folded {} · expanded {} · work lost {} s",
-        cell(f("moldable.aborted"), 1),
-        cell(f("moldable.folded"), 1),
-        cell(f("moldable.expanded"), 1),
-        cell(f("moldable.work_lost"), 1),
-    );
     out
 }
 

@@ -1,7 +1,7 @@
 //! Validation across fields, and building engines and metrics from a
 //! scenario.
 
-use super::kinds::{self, Listed, Workload, join};
+use super::kinds::{self, FigureFamily, Listed, Workload, join};
 use super::schema::{
     Cue, GRAPH_COUNT, GRAPH_GAP, GraphArrivals, GraphsSection, GraphsUntil, ScenarioFile, Timed,
     TimelineEntry,
@@ -23,6 +23,8 @@ pub struct WorkloadFacts {
     pub platform: Platform,
     /// The workload its kind made of `[workload]`.
     pub workload: Arc<dyn Workload>,
+    /// Its kind's own family of figures, if the kind declares one.
+    pub family: Option<&'static FigureFamily>,
     /// Task graphs arriving beside the jobs.
     pub graphs: Option<crate::workload::graphs::GraphStreamParams>,
     /// Human notes (skipped trace lines, clamped jobs …) for reports.
@@ -39,6 +41,7 @@ impl Default for WorkloadFacts {
             workload: Arc::new(Listed {
                 jobs: Arc::new(Vec::new()),
             }),
+            family: None,
             graphs: None,
             notes: Vec::new(),
             clock: Default::default(),
@@ -99,6 +102,7 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     let mut facts = WorkloadFacts {
         platform: validated.platform.or(platform).unwrap_or_default(),
         workload: validated.workload,
+        family: entry.family,
         graphs: None,
         notes: validated.notes,
         clock: validated.clock,
@@ -180,7 +184,13 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
     let mut names = Metrics::new(f.metrics.groups.clone(), 0, 1)
         .summary()
         .figure_names();
-    names.extend(facts.workload.figures());
+    names.extend(
+        facts
+            .family
+            .iter()
+            .flat_map(|f| f.names())
+            .map(String::from),
+    );
     for (name, bound) in &f.expect {
         if !names.contains(name) {
             let groups: Vec<&str> = names
@@ -515,6 +525,12 @@ impl Scenario {
     /// `downcast` on `dyn Workload`.
     pub fn workload(&self) -> &dyn Workload {
         self.facts.workload.as_ref()
+    }
+
+    /// The workload kind's own family of figures, reported by every run
+    /// beside the common ones, if the kind declares one.
+    pub fn family(&self) -> Option<&'static FigureFamily> {
+        self.facts.family
     }
 
     /// Where time 0 stands in calendar time (see [`WorkloadFacts::clock`]).

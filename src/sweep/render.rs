@@ -8,7 +8,7 @@
 use super::paired::{self, Paired, Pairing};
 use crate::metrics::Replicated;
 use crate::report::table::cell;
-use crate::scenario::kinds::FigureFamily;
+use crate::scenario::kinds::{Columns, Figure, FigureFamily};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -40,40 +40,24 @@ pub const CSV_FIGURES: [&str; 8] = [
     "requeued",
 ];
 
-/// The moldable figures a table or CSV adds when a point has moldable
-/// jobs: (name, title, decimals).
-pub const MOLDABLE_COLUMNS: [(&str, &str, usize); 14] = [
-    ("long.response", "long resp", 1),
-    ("long.execution", "long exec", 1),
-    ("long.wait", "long wait", 1),
-    ("long.wait_sd", "long wait sd", 1),
-    ("long.partition", "long part", 2),
-    ("short.response", "short resp", 1),
-    ("short.execution", "short exec", 1),
-    ("short.wait", "short wait", 1),
-    ("short.wait_sd", "short wait sd", 1),
-    ("short.partition", "short part", 2),
-    ("moldable.aborted", "aborted", 1),
-    ("moldable.folded", "folded", 1),
-    ("moldable.expanded", "expanded", 1),
-    ("moldable.work_lost", "work lost", 1),
-];
-
-fn has_moldable(r: &Row) -> bool {
-    r.summary.pointer("/metrics/moldable").is_some()
-}
-
 /// A figure of a summary by its dotted name, as `[expect]` names it:
-/// `art`, `overall.art`, or `groups.<grouping>.<label>.<figure>` (the
-/// groupings are size, components, widest and user). A figure that was not
-/// a finite number reads as NaN.
+/// `art`, `overall.art`, `groups.<grouping>.<label>.<figure>` (the
+/// groupings are size, components, widest and user), or a workload kind's
+/// family figure as the family names it (`grid.rt`, `long.response`). A
+/// figure that was not a finite number reads as NaN.
 pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
     let parts: Vec<&str> = name.split('.').collect();
     let (table, n) = match parts.as_slice() {
         [n] | ["overall", n] => (summary.pointer("/metrics/overall")?, *n),
-        ["moldable", n] => (summary.pointer("/metrics/moldable")?, *n),
-        [c @ ("long" | "short"), n] => (summary.pointer(&format!("/metrics/moldable/{c}"))?, *n),
-        [family, n] if is_family(family) => (summary.pointer(&format!("/metrics/{family}"))?, *n),
+        _ if family_figure(name).is_some() => {
+            let (family, f) = family_figure(name)?;
+            let (table, n) = f.place(family.name);
+            let path = match table {
+                Some(t) => format!("/metrics/{}/{t}", family.name),
+                None => format!("/metrics/{}", family.name),
+            };
+            (summary.pointer(&path)?, n)
+        }
         ["groups", g, label, n] => {
             let rows = summary.pointer(&format!("/metrics/groups/{g}"))?;
             let row = rows
@@ -98,16 +82,10 @@ pub fn figure(summary: &Value, name: &str) -> Option<Replicated> {
 /// declares them, a kind's family figures as the family does (`*` may
 /// stand for a group label).
 pub fn never_negative(name: &str) -> bool {
-    if let Some((family, n)) = name.split_once('.')
-        && is_family(family)
-    {
-        return crate::scenario::kinds::all()
-            .into_iter()
-            .filter_map(|k| k.family)
-            .filter(|f| f.name == family)
-            .any(|f| f.figure(n).is_some_and(|f| f.never_negative));
+    match family_figure(name) {
+        Some((_, f)) => f.never_negative,
+        None => crate::metrics::never_negative(name),
     }
-    crate::metrics::never_negative(name)
 }
 
 fn fig(r: &Row, name: &str) -> Replicated {
@@ -139,7 +117,11 @@ type Column = (Cow<'static, str>, &'static str, usize);
 
 /// The figures a table shows for these rows.
 fn columns(rows: &[Row]) -> Vec<Column> {
-    if let Some(family) = family_of(rows) {
+    let families = families_of(rows);
+    if let Some(family) = families
+        .iter()
+        .find(|f| matches!(f.columns, Columns::Instead(_)))
+    {
         return family_columns(family, rows);
     }
     let mut cols: Vec<(&'static str, &'static str, usize)> = vec![
@@ -155,12 +137,14 @@ fn columns(rows: &[Row]) -> Vec<Column> {
             cols.push((f, title, 0));
         }
     }
-    if rows.iter().any(has_moldable) {
-        cols.extend(MOLDABLE_COLUMNS);
-    }
-    cols.into_iter()
+    let mut cols: Vec<Column> = cols
+        .into_iter()
         .map(|(f, title, d)| (Cow::Borrowed(f), title, d))
-        .collect()
+        .collect();
+    for family in families {
+        cols.extend(family_columns(family, rows));
+    }
+    cols
 }
 
 /// The paired differences as a second table: one line per point that is
@@ -260,11 +244,8 @@ fn num(x: f64) -> Value {
 /// The figure names of the CSV for these rows.
 fn csv_names(rows: &[Row]) -> Vec<String> {
     let mut names: Vec<String> = CSV_FIGURES.iter().map(|s| s.to_string()).collect();
-    if rows.iter().any(has_moldable) {
-        names.extend(MOLDABLE_COLUMNS.iter().map(|c| c.0.to_string()));
-    }
-    if let Some(family) = family_of(rows) {
-        names.extend(family.names().map(|n| format!("{}.{n}", family.name)));
+    for family in families_of(rows) {
+        names.extend(family.csv.iter().map(|n| n.to_string()));
     }
     names
 }
@@ -376,40 +357,48 @@ pub fn table(keys: &[String], rows: &[Row]) -> String {
     table_of(keys, rows, columns(rows))
 }
 
-/// Whether `name` is a workload kind's family of figures.
-fn is_family(name: &str) -> bool {
-    crate::scenario::kinds::all()
-        .iter()
-        .any(|k| k.family.is_some_and(|f| f.name == name))
-}
-
-/// The workload kind's family of figures some point reported (the
-/// two-site grid's), if any.
-fn family_of(rows: &[Row]) -> Option<&'static FigureFamily> {
+/// The workload kinds' families of figures, and the figure of one of them
+/// named `name` (`grid.rt`, `long.response`), if it is one.
+fn family_figure(name: &str) -> Option<(&'static FigureFamily, &'static Figure)> {
     crate::scenario::kinds::all()
         .into_iter()
         .filter_map(|k| k.family)
-        .find(|f| {
-            rows.iter()
-                .any(|r| r.summary.pointer(&format!("/metrics/{}", f.name)).is_some())
-        })
+        .find_map(|f| Some((f, f.figure(name)?)))
+}
+
+/// The workload kinds' families of figures some point reported, in the
+/// kinds' order.
+fn families_of(rows: &[Row]) -> Vec<&'static FigureFamily> {
+    let mut out: Vec<&'static FigureFamily> = Vec::new();
+    for f in crate::scenario::kinds::all()
+        .into_iter()
+        .filter_map(|k| k.family)
+    {
+        let reported = rows
+            .iter()
+            .any(|r| r.summary.pointer(&format!("/metrics/{}", f.name)).is_some());
+        if reported && !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// A family's columns: its figures with a column, in the family's column
 /// order, each shown only where some point needs it.
 fn family_columns(family: &FigureFamily, rows: &[Row]) -> Vec<Column> {
-    let dotted = |n: &str| format!("{}.{n}", family.name);
     family
         .columns
+        .names()
         .iter()
         .filter_map(|&n| family.figure(n))
         .filter(|f| {
             f.unless_equal_to.is_none_or(|other| {
                 rows.iter()
-                    .any(|r| fig(r, &dotted(f.name)).mean != fig(r, &dotted(other)).mean)
+                    .any(|r| fig(r, f.name).mean != fig(r, other).mean)
             })
         })
-        .filter_map(|f| Some((Cow::Owned(dotted(f.name)), f.column?, f.decimals)))
+        .filter_map(|f| Some((Cow::Borrowed(f.name), f.column?, f.decimals)))
         .collect()
 }
 

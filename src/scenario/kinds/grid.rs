@@ -46,10 +46,6 @@ impl Workload for GridParams {
     fn has_sites(&self) -> bool {
         true
     }
-
-    fn family(&self) -> Option<&'static super::FigureFamily> {
-        Some(&crate::grid_study::GRID_FAMILY)
-    }
 }
 
 /// The two-site grid's keys (the paper's values by default), each checked

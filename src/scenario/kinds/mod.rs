@@ -17,7 +17,7 @@ pub(super) mod listed;
 mod moldable;
 mod ngubiri;
 
-pub use figures::{FamilyValues, Figure, FigureFamily, FigureFold};
+pub use figures::{Columns, FamilyValues, Figure, FigureFamily, FigureFold, lines};
 pub use listed::Listed;
 
 use super::schema::WorkloadSection;
@@ -64,20 +64,6 @@ pub trait Workload: fmt::Debug + Send + Sync + Any {
     /// one (the two-site grid's local jobs).
     fn has_sites(&self) -> bool {
         false
-    }
-
-    /// The names of the figures beyond the common ones that runs of this
-    /// workload report, for `[expect]` (e.g. `grid.wrt`).
-    fn figures(&self) -> Vec<String> {
-        self.family()
-            .map(|f| f.names().map(|n| format!("{}.{n}", f.name)).collect())
-            .unwrap_or_default()
-    }
-
-    /// The kind's own family of figures, reported by every run beside the
-    /// common ones; none by default.
-    fn family(&self) -> Option<&'static FigureFamily> {
-        None
     }
 }
 
@@ -132,9 +118,9 @@ pub struct WorkloadKindEntry {
     /// Whether it needs `[platform]` (a trace brings its own machine).
     pub needs_platform: bool,
     pub validate: Validate,
-    /// Its own family of figures, if it has one (what its workloads'
-    /// [`Workload::family`] give): how a sweep's table finds the columns
-    /// of points that ran it.
+    /// Its own family of figures, if it has one: every run of the kind
+    /// reports them beside the common ones (its table, the JSON summary,
+    /// sweeps' columns and CSV, `[expect]` and plots read them here).
     pub family: Option<&'static FigureFamily>,
 }
 

@@ -1,13 +1,21 @@
 //! `kind = "moldable"`: moldable jobs of four application types, for
 //! backfilling with virtual malleability (folding).
 
-use super::{Validated, Workload, WorkloadKindEntry, need_platform};
-use crate::model::Platform;
+use super::{
+    Columns, Figure, FigureFamily, FigureFold, Validated, Workload, WorkloadKindEntry,
+    need_platform,
+};
+use crate::engine::Engine;
+use crate::metrics::moldable::MoldableAcc;
+use crate::metrics::{Replicated, measured};
+use crate::model::{JobRecord, Platform};
+use crate::report::table::cell;
 use crate::scenario::schema::{OneOrMany, WorkloadSection};
 use crate::scenario::values::{MAX_SECONDS, Shown};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::workload::JobSource;
 use crate::workload::moldable::{MoldableParams, MoldableWorkload};
+use std::fmt::Write;
 use toml::Spanned;
 
 pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
@@ -26,7 +34,7 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
         "speedup",
     ],
     needs_platform: true,
-    family: None,
+    family: Some(&MOLDABLE_FAMILY),
     validate: |s, w, platform| {
         let platform = need_platform(s, platform)?;
         Ok(Validated::of(moldable_params(s, w, platform)?))
@@ -36,10 +44,6 @@ pub(super) const ENTRY: WorkloadKindEntry = WorkloadKindEntry {
 impl Workload for MoldableParams {
     fn source(&self, seed: u64, count: Option<u64>) -> Result<Box<dyn JobSource>, String> {
         Ok(Box::new(MoldableWorkload::with_count(self, seed, count)?))
-    }
-
-    fn figures(&self) -> Vec<String> {
-        crate::metrics::moldable::MoldableFigures::names()
     }
 }
 
@@ -247,4 +251,140 @@ fn moldable_params(
         ));
     }
     Ok(params)
+}
+
+const fn figure(
+    name: &'static str,
+    label: &'static str,
+    decimals: usize,
+    column: Option<&'static str>,
+) -> Figure {
+    Figure {
+        name,
+        label,
+        decimals,
+        column,
+        unless_equal_to: None,
+        // Counts, times and mean partitions.
+        never_negative: true,
+    }
+}
+
+/// The `moldable` kind's family of figures: long and short moldable jobs
+/// apart (rigid jobs, such as injected ones, are left out), and what
+/// folding and aborts did. Jobs among the first `[run] warmup_jobs` are
+/// left out, as from the common figures.
+pub static MOLDABLE_FAMILY: FigureFamily = FigureFamily {
+    name: "moldable",
+    title: "moldable",
+    figures: &[
+        figure("long.jobs", "long jobs", 0, None),
+        figure("long.response", "long response", 1, Some("long resp")),
+        figure("long.execution", "long execution", 1, Some("long exec")),
+        figure("long.wait", "long wait", 1, Some("long wait")),
+        figure("long.wait_sd", "long sd of wait", 1, Some("long wait sd")),
+        figure("long.partition", "long partition", 2, Some("long part")),
+        figure("short.jobs", "short jobs", 0, None),
+        figure("short.response", "short response", 1, Some("short resp")),
+        figure("short.execution", "short execution", 1, Some("short exec")),
+        figure("short.wait", "short wait", 1, Some("short wait")),
+        figure(
+            "short.wait_sd",
+            "short sd of wait",
+            1,
+            Some("short wait sd"),
+        ),
+        figure("short.partition", "short partition", 2, Some("short part")),
+        figure("moldable.aborted", "aborted", 1, Some("aborted")),
+        figure("moldable.folded", "folded", 1, Some("folded")),
+        figure("moldable.expanded", "expanded", 1, Some("expanded")),
+        figure("moldable.work_lost", "work lost", 1, Some("work lost")),
+    ],
+    columns: Columns::After(COLUMNS),
+    csv: COLUMNS,
+    block,
+    fold: |warmup_jobs| {
+        Box::new(MoldableFold {
+            acc: MoldableAcc::default(),
+            warmup_jobs,
+        })
+    },
+};
+
+/// A sweep's columns and CSV figures: each class's times and partition,
+/// then the counts.
+const COLUMNS: &[&str] = &[
+    "long.response",
+    "long.execution",
+    "long.wait",
+    "long.wait_sd",
+    "long.partition",
+    "short.response",
+    "short.execution",
+    "short.wait",
+    "short.wait_sd",
+    "short.partition",
+    "moldable.aborted",
+    "moldable.folded",
+    "moldable.expanded",
+    "moldable.work_lost",
+];
+
+/// A run's table: a line per class, then the counts.
+fn block(family: &FigureFamily, values: &[Replicated]) -> String {
+    let f = |n: &str| {
+        family
+            .position(n)
+            .and_then(|i| values.get(i).copied())
+            .unwrap_or(Replicated {
+                mean: 0.0,
+                half_width: None,
+            })
+    };
+    let mut out = String::from(
+        "  moldable            jobs         response        execution             wait       sd of wait        partition\n",
+    );
+    for c in ["long", "short"] {
+        let _ = writeln!(
+            out,
+            "  {c:<8} {:>13} {:>16} {:>16} {:>16} {:>16} {:>16}",
+            cell(f(&format!("{c}.jobs")), 0),
+            cell(f(&format!("{c}.response")), 1),
+            cell(f(&format!("{c}.execution")), 1),
+            cell(f(&format!("{c}.wait")), 1),
+            cell(f(&format!("{c}.wait_sd")), 1),
+            cell(f(&format!("{c}.partition")), 2),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  aborted {} · folded {} · expanded {} · work lost {} s",
+        cell(f("moldable.aborted"), 1),
+        cell(f("moldable.folded"), 1),
+        cell(f("moldable.expanded"), 1),
+        cell(f("moldable.work_lost"), 1),
+    );
+    out
+}
+
+/// One run's moldable jobs, past the warm-up.
+struct MoldableFold {
+    acc: MoldableAcc,
+    warmup_jobs: u64,
+}
+
+impl FigureFold for MoldableFold {
+    fn record(&mut self, r: &JobRecord) {
+        if measured(r, self.warmup_jobs) {
+            self.acc.add(r);
+        }
+    }
+
+    fn values(&self, _engine: &Engine) -> Vec<f64> {
+        let f = self.acc.figures();
+        MOLDABLE_FAMILY
+            .names()
+            .map(|n| f.figure(n).expect("a moldable figure"))
+            .collect()
+    }
 }
