@@ -141,7 +141,7 @@ fn killed_shard_rerun_completes_only_the_missing_points() {
     let d = dir.to_str().unwrap().to_string();
     // Heavier points, one at a time, so the kill lands part-way.
     let mut args: Vec<String> = SWEEP.iter().map(|s| s.to_string()).collect();
-    args[3] = "run.jobs=60000".into();
+    args[3] = "run.jobs=20000".into();
     args[7] = "1".into();
     args.extend(["--out".into(), d.clone(), "--shard".into(), "0/1".into()]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_schedscope"))

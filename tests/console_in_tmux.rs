@@ -101,7 +101,7 @@ fn ngubiri() -> String {
 /// the queue, the processor maps, the links, the backfill windows and the
 /// group figures all show something, at 80×24 and at 120×40.
 #[test]
-fn no_arguments_open_the_tour_and_every_view_moves() {
+fn a_bare_console_opens_the_tour_and_every_view_moves() {
     let Some((s, _dir, exit_file)) = start("tour", 120, 40) else {
         return;
     };
