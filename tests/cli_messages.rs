@@ -117,6 +117,53 @@ fn messages_speak_of_the_scenario_not_of_rust_types() {
     plain(&err);
 }
 
+/// A list of jobs runs whole: a job count given for it would be ignored,
+/// so it is refused, at its line, saying how to take fewer jobs.
+#[test]
+fn a_job_count_for_a_list_of_jobs_is_refused_not_ignored() {
+    let text = "name = \"listed\"\n[platform]\nshape = \"1x4\"\n[workload]\nkind = \"jobs\"\n\
+                jobs = [{ submit = 0, size = 1, runtime = 5 }, { submit = 1, size = 1, runtime = 5 }]\n\
+                [run]\njobs = 2\n";
+    let (code, err, p) = run_text(text);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}:8:8: `[run] jobs` does not apply to workload kind \"jobs\": every job it lists runs",
+            p.display()
+        )),
+        "{err}"
+    );
+    // A trace's message says how to take its first jobs.
+    let Some(_) = common::shared_data("swf/lublin_256.swf") else {
+        return;
+    };
+    let o = schedscope(&[
+        "run",
+        "scenarios/trace-lublin_256.toml",
+        "--set",
+        "run.jobs=100",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "--set run.jobs=100: `[run] jobs` does not apply to workload kind \"swf\": \
+             every job it lists runs; take the first N with `workload.first_jobs`"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = schedscope(&[
+        "run",
+        "scenarios/trace-lublin_256.toml",
+        "--set",
+        "workload.first_jobs=100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"jobs\": 100,"), "{}", stdout(&o));
+}
+
 #[test]
 fn an_unknown_generator_key_lists_that_kinds_keys_only() {
     let o = schedscope(&["run", "scenarios/default.toml", "--set", "workload.bogus=1"]);

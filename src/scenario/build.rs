@@ -226,6 +226,21 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             ));
         }
     }
+    // A list of jobs runs whole: a job count would be ignored.
+    if facts.workload.listed().is_some() && f.run.completions.is_none() && s.gives(&["run", "jobs"])
+    {
+        let first = if entry.keys.contains(&"first_jobs") {
+            "; take the first N with `workload.first_jobs`"
+        } else {
+            ""
+        };
+        return Err(s.error_at_key(
+            &["run", "jobs"],
+            format!(
+                "`[run] jobs` does not apply to workload kind \"{name}\": every job it lists runs{first}"
+            ),
+        ));
+    }
     let warmup = f.run.warmup_jobs;
     if warmup > 0
         && let Some(jobs) = jobs_per_replication(f, &facts)

@@ -223,6 +223,23 @@ impl Scenario {
         locate(&self.text, &self.origin, span)
     }
 
+    /// Whether the scenario's text (with its `--set`s) gives `path`
+    /// (e.g. `["run", "jobs"]`), rather than leaving it to its default.
+    pub fn gives(&self, path: &[&str]) -> bool {
+        toml_edit::Document::parse(self.text.as_str())
+            .ok()
+            .is_some_and(|doc| {
+                let mut item = doc.as_item();
+                for key in path {
+                    match item.get(key) {
+                        Some(i) => item = i,
+                        None => return false,
+                    }
+                }
+                true
+            })
+    }
+
     /// The error `message` at the value of `path` (e.g. `["policy",
     /// "name"]`) in the scenario's text, or at its table, or for the whole
     /// file where neither is written (a `--set` may have made it).

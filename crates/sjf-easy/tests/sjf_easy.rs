@@ -102,9 +102,14 @@ fn the_program_runs_it_in_every_command() {
         listed.contains("\nsjf-easy\n    shortest job first"),
         "{listed}"
     );
-    for (scenario, jobs) in [
-        ("scenarios/trace-lublin_256.toml", None),
-        ("scenarios/default.toml", Some(1900.0)),
+    // A trace's jobs are counted by `workload.first_jobs`, a generated
+    // workload's by `run.jobs`.
+    for (scenario, count) in [
+        (
+            "scenarios/trace-lublin_256.toml",
+            "workload.first_jobs=2000",
+        ),
+        ("scenarios/default.toml", "run.jobs=2000"),
     ] {
         let o = sjf(&[
             "run",
@@ -112,7 +117,7 @@ fn the_program_runs_it_in_every_command() {
             "--set",
             "policy.name=sjf-easy",
             "--set",
-            "run.jobs=2000",
+            count,
             "--set",
             "run.warmup_jobs=100",
             "--format",
@@ -120,15 +125,13 @@ fn the_program_runs_it_in_every_command() {
         ]);
         let v: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
         assert_eq!(v["policy"]["label"], "SJF + EASY reservation");
-        if let Some(n) = jobs {
-            assert_eq!(v["metrics"]["overall"]["jobs"], n, "{scenario}");
-        }
+        assert_eq!(v["metrics"]["overall"]["jobs"], 1900.0, "{scenario}");
     }
     let rows = ok(&sjf(&[
         "sweep",
         "scenarios/trace-lublin_256.toml",
         "--set",
-        "run.jobs=1000",
+        "workload.first_jobs=1000",
         "--vary",
         "policy.name=easy,sjf-easy",
         "--format",
