@@ -80,45 +80,28 @@ pub struct GridFigures {
     pub backfilled: u64,
 }
 
-const fn figure(
-    name: &'static str,
-    label: &'static str,
-    decimals: usize,
-    column: Option<&'static str>,
-) -> Figure {
-    Figure {
-        name,
-        label,
-        decimals,
-        column,
-        unless_equal_to: None,
-        // Every grid figure is a time, a slowdown, a share or a count.
-        never_negative: true,
-    }
-}
-
 /// The `grid` kind's family of figures: local jobs, gangs weighted by size.
 pub static GRID_FAMILY: FigureFamily = FigureFamily {
     name: "grid",
     title: "two-site grid",
     figures: &[
-        figure("grid.rt", "local RT", 3, Some("RT")),
-        figure("grid.sld", "local SLD", 3, Some("SLD")),
-        figure("grid.wrt", "gang WRT", 3, Some("WRT")),
-        figure("grid.wsld", "gang WSLD", 3, Some("WSLD")),
-        figure(
+        Figure::counted("grid.rt", "local RT", 3, Some("RT")),
+        Figure::counted("grid.sld", "local SLD", 3, Some("SLD")),
+        Figure::counted("grid.wrt", "gang WRT", 3, Some("WRT")),
+        Figure::counted("grid.wsld", "gang WSLD", 3, Some("WSLD")),
+        Figure::counted(
             "grid.gangs_finished_pct",
             "% gangs finished",
             2,
             Some("% gangs"),
         ),
-        figure("grid.utilization", "U (to the end)", 4, Some("U")),
+        Figure::counted("grid.utilization", "U (to the end)", 4, Some("U")),
         // Held and computing differ only when gangs' tasks end apart.
         Figure {
             unless_equal_to: Some("grid.utilization"),
-            ..figure("grid.busy_utilization", "U computing", 4, Some("U busy"))
+            ..Figure::counted("grid.busy_utilization", "U computing", 4, Some("U busy"))
         },
-        figure("grid.backfilled", "backfilled locals", 0, None),
+        Figure::counted("grid.backfilled", "backfilled locals", 0, None),
     ],
     columns: Columns::Instead(&[
         "grid.utilization",

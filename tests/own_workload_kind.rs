@@ -76,29 +76,19 @@ fn register() {
     });
 }
 
-const fn figure(name: &'static str, label: &'static str, column: Option<&'static str>) -> Figure {
-    Figure {
-        name,
-        label,
-        decimals: 2,
-        column,
-        unless_equal_to: None,
-        never_negative: true,
-    }
-}
-
 /// The kind's own figures: the measured jobs' mean run time, and the
 /// longest jobs (three times the run time) in a table of their own.
 static STEADY_FAMILY: FigureFamily = FigureFamily {
     name: "steady",
     title: "steady jobs",
     figures: &[
-        figure("steady.jobs", "jobs", None),
-        figure("steady.mean_run", "mean run", Some("mean run")),
-        figure("longest.jobs", "longest jobs", Some("longest")),
-        figure(
+        Figure::counted("steady.jobs", "jobs", 2, None),
+        Figure::counted("steady.mean_run", "mean run", 2, Some("mean run")),
+        Figure::counted("longest.jobs", "longest jobs", 2, Some("longest")),
+        Figure::counted(
             "longest.mean_wait",
             "longest mean wait",
+            2,
             Some("longest wait"),
         ),
     ],

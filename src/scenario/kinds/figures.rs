@@ -32,6 +32,24 @@ pub struct Figure {
 }
 
 impl Figure {
+    /// A figure never negative by its definition (a count, a time, a
+    /// ratio or a share of them), always shown.
+    pub const fn counted(
+        name: &'static str,
+        label: &'static str,
+        decimals: usize,
+        column: Option<&'static str>,
+    ) -> Figure {
+        Figure {
+            name,
+            label,
+            decimals,
+            column,
+            unless_equal_to: None,
+            never_negative: true,
+        }
+    }
+
     /// Its table within the family's JSON (`None`: the family's own) and
     /// its name there.
     pub fn place(&self, family: &str) -> (Option<&'static str>, &'static str) {

@@ -253,23 +253,6 @@ fn moldable_params(
     Ok(params)
 }
 
-const fn figure(
-    name: &'static str,
-    label: &'static str,
-    decimals: usize,
-    column: Option<&'static str>,
-) -> Figure {
-    Figure {
-        name,
-        label,
-        decimals,
-        column,
-        unless_equal_to: None,
-        // Counts, times and mean partitions.
-        never_negative: true,
-    }
-}
-
 /// The `moldable` kind's family of figures: long and short moldable jobs
 /// apart (rigid jobs, such as injected ones, are left out), and what
 /// folding and aborts did. Jobs among the first `[run] warmup_jobs` are
@@ -278,27 +261,27 @@ pub static MOLDABLE_FAMILY: FigureFamily = FigureFamily {
     name: "moldable",
     title: "moldable",
     figures: &[
-        figure("long.jobs", "long jobs", 0, None),
-        figure("long.response", "long response", 1, Some("long resp")),
-        figure("long.execution", "long execution", 1, Some("long exec")),
-        figure("long.wait", "long wait", 1, Some("long wait")),
-        figure("long.wait_sd", "long sd of wait", 1, Some("long wait sd")),
-        figure("long.partition", "long partition", 2, Some("long part")),
-        figure("short.jobs", "short jobs", 0, None),
-        figure("short.response", "short response", 1, Some("short resp")),
-        figure("short.execution", "short execution", 1, Some("short exec")),
-        figure("short.wait", "short wait", 1, Some("short wait")),
-        figure(
+        Figure::counted("long.jobs", "long jobs", 0, None),
+        Figure::counted("long.response", "long response", 1, Some("long resp")),
+        Figure::counted("long.execution", "long execution", 1, Some("long exec")),
+        Figure::counted("long.wait", "long wait", 1, Some("long wait")),
+        Figure::counted("long.wait_sd", "long sd of wait", 1, Some("long wait sd")),
+        Figure::counted("long.partition", "long partition", 2, Some("long part")),
+        Figure::counted("short.jobs", "short jobs", 0, None),
+        Figure::counted("short.response", "short response", 1, Some("short resp")),
+        Figure::counted("short.execution", "short execution", 1, Some("short exec")),
+        Figure::counted("short.wait", "short wait", 1, Some("short wait")),
+        Figure::counted(
             "short.wait_sd",
             "short sd of wait",
             1,
             Some("short wait sd"),
         ),
-        figure("short.partition", "short partition", 2, Some("short part")),
-        figure("moldable.aborted", "aborted", 1, Some("aborted")),
-        figure("moldable.folded", "folded", 1, Some("folded")),
-        figure("moldable.expanded", "expanded", 1, Some("expanded")),
-        figure("moldable.work_lost", "work lost", 1, Some("work lost")),
+        Figure::counted("short.partition", "short partition", 2, Some("short part")),
+        Figure::counted("moldable.aborted", "aborted", 1, Some("aborted")),
+        Figure::counted("moldable.folded", "folded", 1, Some("folded")),
+        Figure::counted("moldable.expanded", "expanded", 1, Some("expanded")),
+        Figure::counted("moldable.work_lost", "work lost", 1, Some("work lost")),
     ],
     columns: Columns::After(COLUMNS),
     csv: COLUMNS,
