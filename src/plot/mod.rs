@@ -473,7 +473,7 @@ fn draw<DB: DrawingBackend>(
                     String::new()
                 }
             }
-            None => format!("{x}"),
+            None => tick(*x),
         }
     };
     let n_x = fig.categories.as_ref().map_or(10, |c| c.len() * 2 + 1);
@@ -573,9 +573,34 @@ fn legend_corner(fig: &Figure, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Se
     best.1
 }
 
+/// A numeric axis tick: the axis steps by sums of a decimal step, which
+/// binary floating point leaves a hair off (0.6000000000000001); nine
+/// decimals at most, trailing zeros dropped.
+fn tick(x: f64) -> String {
+    let s = format!("{x:.9}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
 #[cfg(test)]
 mod legend_tests {
     use super::*;
+
+    #[test]
+    fn ticks_read_as_the_numbers_they_stand_for() {
+        assert_eq!(tick(0.6000000000000001), "0.6");
+        assert_eq!(tick(0.7000000000000001), "0.7");
+        assert_eq!(tick(0.65), "0.65");
+        assert_eq!(tick(20.0), "20");
+        assert_eq!(tick(1_000_000.0), "1000000");
+        assert_eq!(tick(-0.0000000001), "0");
+        assert_eq!(tick(-2.5), "-2.5");
+        assert_eq!(tick(0.000125), "0.000125");
+    }
 
     fn fig(points: Vec<(f64, f64, Option<f64>)>) -> Figure {
         Figure {
