@@ -133,6 +133,22 @@ fn a_job_count_for_a_list_of_jobs_is_refused_not_ignored() {
         )),
         "{err}"
     );
+    // With `completions` the run ends there: a job count is refused too.
+    let o = schedscope(&[
+        "run",
+        "scenarios/grid-two-site.toml",
+        "--set",
+        "run.jobs=50",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "--set run.jobs=50: `[run] jobs` does not apply with `[run] completions` = 5000: \
+             the run ends at its 5000th completion"
+        ),
+        "{}",
+        stderr(&o)
+    );
     // A trace's message says how to take its first jobs.
     let Some(_) = common::shared_data("swf/lublin_256.swf") else {
         return;

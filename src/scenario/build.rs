@@ -226,20 +226,31 @@ pub(super) fn validate(s: &Scenario) -> Result<WorkloadFacts, ScenarioError> {
             ));
         }
     }
-    // A list of jobs runs whole: a job count would be ignored.
-    if facts.workload.listed().is_some() && f.run.completions.is_none() && s.gives(&["run", "jobs"])
-    {
-        let first = if entry.keys.contains(&"first_jobs") {
-            "; take the first N with `workload.first_jobs`"
+    // A job count that would be ignored is refused: a run with
+    // `completions` ends there, and a list of jobs runs whole.
+    if s.gives(&["run", "jobs"]) {
+        let why = if let Some(n) = f.run.completions {
+            Some(format!(
+                "with `[run] completions` = {n}: the run ends at its {n}th completion"
+            ))
+        } else if facts.workload.listed().is_some() {
+            let first = if entry.keys.contains(&"first_jobs") {
+                "; take the first N with `workload.first_jobs`"
+            } else {
+                ""
+            };
+            Some(format!(
+                "to workload kind \"{name}\": every job it lists runs{first}"
+            ))
         } else {
-            ""
+            None
         };
-        return Err(s.error_at_key(
-            &["run", "jobs"],
-            format!(
-                "`[run] jobs` does not apply to workload kind \"{name}\": every job it lists runs{first}"
-            ),
-        ));
+        if let Some(why) = why {
+            return Err(s.error_at_key(
+                &["run", "jobs"],
+                format!("`[run] jobs` does not apply {why}"),
+            ));
+        }
     }
     let warmup = f.run.warmup_jobs;
     if warmup > 0
