@@ -434,9 +434,9 @@ impl ReplicatedSummary {
     /// A figure by its dotted name (see [`Summary::figure`]).
     pub fn figure(&self, name: &str) -> Option<Replicated> {
         if let Some((family, values)) = &self.family
-            && let Some(i) = family.position(name)
+            && let Some(v) = family.value(values, name)
         {
-            return values.get(i).copied();
+            return Some(v);
         }
         let parts: Vec<&str> = name.split('.').collect();
         match parts.as_slice() {

@@ -24,13 +24,16 @@ pub struct Replicated {
 }
 
 impl Replicated {
+    /// What a figure that was not reported reads as in a table.
+    pub const ZERO: Replicated = Replicated {
+        mean: 0.0,
+        half_width: None,
+    };
+
     pub fn of(xs: &[f64]) -> Replicated {
         let n = xs.len();
         if n == 0 {
-            return Replicated {
-                mean: 0.0,
-                half_width: None,
-            };
+            return Replicated::ZERO;
         }
         let mean = xs.iter().sum::<f64>() / n as f64;
         if n < 2 {

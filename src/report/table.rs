@@ -56,12 +56,7 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
 
 pub fn overall(s: &ReplicatedSummary) -> String {
     let mut out = String::new();
-    let f = |n: &str| {
-        s.get(n).unwrap_or(Replicated {
-            mean: 0.0,
-            half_width: None,
-        })
-    };
+    let f = |n: &str| s.get(n).unwrap_or(Replicated::ZERO);
     let _ = writeln!(out, "  jobs                  {}", cell(f("jobs"), 0));
     let _ = writeln!(out, "  ART (mean response)   {}", cell(f("art"), 3));
     let _ = writeln!(out, "  mean wait             {}", cell(f("mean_wait"), 3));

@@ -226,36 +226,27 @@ impl Scenario {
     /// Whether the scenario's text (with its `--set`s) gives `path`
     /// (e.g. `["run", "jobs"]`), rather than leaving it to its default.
     pub fn gives(&self, path: &[&str]) -> bool {
-        toml_edit::Document::parse(self.text.as_str())
-            .ok()
-            .is_some_and(|doc| {
-                let mut item = doc.as_item();
-                for key in path {
-                    match item.get(key) {
-                        Some(i) => item = i,
-                        None => return false,
-                    }
-                }
-                true
-            })
+        self.written(path).is_some()
+    }
+
+    /// Where the text gives `path`: the span of its value, or of the
+    /// nearest table above it that has one; `None` where it is not given.
+    fn written(&self, path: &[&str]) -> Option<Option<Range<usize>>> {
+        let doc = toml_edit::Document::parse(self.text.as_str()).ok()?;
+        let mut item = doc.as_item();
+        let mut best = None;
+        for key in path {
+            item = item.get(key)?;
+            best = item.span().or(best);
+        }
+        Some(best)
     }
 
     /// The error `message` at the value of `path` (e.g. `["policy",
     /// "name"]`) in the scenario's text, or at its table, or for the whole
     /// file where neither is written (a `--set` may have made it).
     pub fn error_at_key(&self, path: &[&str], message: impl Into<String>) -> ScenarioError {
-        let span = toml_edit::Document::parse(self.text.as_str())
-            .ok()
-            .and_then(|doc| {
-                let mut item = doc.as_item();
-                let mut best = None;
-                for key in path {
-                    item = item.get(key)?;
-                    best = item.span().or(best);
-                }
-                best
-            })
-            .unwrap_or(0..0);
+        let span = self.written(path).flatten().unwrap_or(0..0);
         self.error_at(span, message)
     }
 

@@ -89,10 +89,7 @@ pub fn never_negative(name: &str) -> bool {
 }
 
 fn fig(r: &Row, name: &str) -> Replicated {
-    figure(r.summary, name).unwrap_or(Replicated {
-        mean: 0.0,
-        half_width: None,
-    })
+    figure(r.summary, name).unwrap_or(Replicated::ZERO)
 }
 
 /// The rows in a format; with `paired`, each point's paired differences

@@ -113,6 +113,12 @@ impl FigureFamily {
         self.figures.iter().position(|f| f.name == name)
     }
 
+    /// The figure named `name` among `values`, given in the family's
+    /// order.
+    pub fn value<T: Copy>(&self, values: &[T], name: &str) -> Option<T> {
+        values.get(self.position(name)?).copied()
+    }
+
     /// The figure named `name`.
     pub fn figure(&self, name: &str) -> Option<&'static Figure> {
         self.figures.iter().find(|f| f.name == name)
@@ -124,12 +130,7 @@ impl FigureFamily {
 /// left out where they are equal.
 pub fn lines(family: &FigureFamily, values: &[Replicated]) -> String {
     use std::fmt::Write;
-    let mean = |name: &str| {
-        family
-            .position(name)
-            .and_then(|i| values.get(i))
-            .map(|v| v.mean)
-    };
+    let mean = |name: &str| family.value(values, name).map(|v| v.mean);
     let mut out = format!("  {}\n", family.title);
     for (f, &v) in family.figures.iter().zip(values) {
         if f.unless_equal_to
@@ -174,7 +175,7 @@ pub struct FamilyValues {
 impl FamilyValues {
     /// The figure `name` of the family.
     pub fn get(&self, name: &str) -> Option<f64> {
-        self.values.get(self.family.position(name)?).copied()
+        self.family.value(&self.values, name)
     }
 }
 

@@ -315,15 +315,7 @@ const COLUMNS: &[&str] = &[
 
 /// A run's table: a line per class, then the counts.
 fn block(family: &FigureFamily, values: &[Replicated]) -> String {
-    let f = |n: &str| {
-        family
-            .position(n)
-            .and_then(|i| values.get(i).copied())
-            .unwrap_or(Replicated {
-                mean: 0.0,
-                half_width: None,
-            })
-    };
+    let f = |n: &str| family.value(values, n).unwrap_or(Replicated::ZERO);
     let mut out = String::from(
         "  moldable            jobs         response        execution             wait       sd of wait        partition\n",
     );
